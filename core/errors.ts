@@ -1,0 +1,35 @@
+/**
+ * Stable error codes shared by server and browser. Each code has one HTTP
+ * status and one i18n key (under `errors.` in web/src/i18n/*.json); the server
+ * answers `{ error: { code, message } }` with the message in the caller's
+ * language, the browser may re-translate from the code.
+ */
+export const errorCatalog = {
+  BAD_REQUEST: { status: 400, key: 'errors.badRequest' },
+  VALIDATION: { status: 400, key: 'errors.validation' },
+  UNAUTHORIZED: { status: 401, key: 'errors.unauthorized' },
+  FORBIDDEN: { status: 403, key: 'errors.forbidden' },
+  NOT_FOUND: { status: 404, key: 'errors.notFound' },
+  ROUTE_NOT_FOUND: { status: 404, key: 'errors.routeNotFound' },
+  CONFLICT: { status: 409, key: 'errors.conflict' },
+  VERSION_MISMATCH: { status: 409, key: 'errors.versionMismatch' },
+  PAYLOAD_TOO_LARGE: { status: 413, key: 'errors.payloadTooLarge' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, key: 'errors.unsupportedMediaType' },
+  UNPROCESSABLE: { status: 422, key: 'errors.unprocessable' },
+  RATE_LIMITED: { status: 429, key: 'errors.rateLimited' },
+  INTERNAL: { status: 500, key: 'errors.internal' },
+  DB_UNAVAILABLE: { status: 503, key: 'errors.dbUnavailable' },
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (!value || typeof value !== 'object') return false;
+  const e = (value as { error?: unknown }).error;
+  return !!e && typeof e === 'object' && typeof (e as { code?: unknown }).code === 'string';
+}

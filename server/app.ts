@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/pool.js';
+import { AppError } from './errors.js';
+import { projectRoutes } from './modules/projects/routes.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
+import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { registerRequestContext } from './plugins/request-context.js';
+import { APP_VERSION } from './version.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+    routeAccess: RouteAccess[];
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** The built web app to serve; omitted or missing -> API only. */
+  webDir?: string;
+}
+
+/** JSON bodies larger than this are refused with 413 (uploads have their own limits). */
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'reqId',
+    trustProxy: false,
+    // Requests in flight finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', options.db);
+  app.decorate('config', options.config);
+  app.decorate('routeAccess', declareAccessRegistry(app));
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  registerRequestContext(app);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'Casebook API', version: APP_VERSION } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(systemRoutes);
+  await app.register(projectRoutes);
+
+  const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
+  if (webDir) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        // Hashed assets never change; index.html must always be revalidated.
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    if (!isApi && webDir && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The SPA owns every other path in history mode; it shows its own 404.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(request, reply, new AppError('ROUTE_NOT_FOUND'));
+  });
+
+  return app;
+}

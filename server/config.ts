@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Environment -> one typed, validated configuration object, read once at boot.
+ * A wrong value throws ConfigError naming the variable; main.ts prints that one
+ * line and exits non-zero.
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const onOff = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'].includes(v), 'must be on or off')
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 65535, 'must be between 1 and 65535')
+    .default(3000),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  DEMO_DATA: onOff.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+});
+
+export interface Config {
+  http: { port: number; host: string; publicUrl: string };
+  data: { dir: string };
+  /** When set, an external PostgreSQL; otherwise the embedded one under data.dir. */
+  database: { url: string | undefined; embedded: boolean };
+  mail: { smtpUrl: string | undefined };
+  demoData: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as shells and .env files often leave them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0]);
+    throw new ConfigError(variable, `${issue.message} (got ${JSON.stringify(env[variable])})`);
+  }
+  const e = parsed.data;
+  const embedded = !e.DATABASE_URL;
+  return {
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    },
+    data: { dir: path.resolve(e.DATA_DIR) },
+    database: { url: e.DATABASE_URL, embedded },
+    mail: { smtpUrl: e.SMTP_URL },
+    demoData: e.DEMO_DATA ?? embedded,
+    logLevel: e.LOG_LEVEL,
+  };
+}

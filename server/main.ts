@@ -1,0 +1,130 @@
+/**
+ * Process entry: configuration, the embedded database (unless DATABASE_URL),
+ * migrations, demo data, the web build, then listen. SIGINT/SIGTERM stop
+ * accepting requests, let those in flight finish, and stop the database.
+ */
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, type Config, loadConfig } from './config.js';
+import { ensureDatabase } from './db/database.js';
+import { EmbeddedPostgres } from './db/embedded.js';
+import { DataDirLock } from './db/lock.js';
+import { MigrationError, migrate } from './db/migrate.js';
+import { openDb } from './db/pool.js';
+import { seedDemo } from './db/seed/demo.js';
+import { StartupError } from './startup-error.js';
+import { APP_VERSION } from './version.js';
+import { ensureWebBuild, WEB_DIST } from './web-build.js';
+
+const started = performance.now();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  fail(e);
+}
+
+const log = pino({ level: config.logLevel, base: undefined });
+const cleanup: Array<() => Promise<void> | void> = [];
+let stopping = false;
+
+async function run(): Promise<void> {
+  let url: string;
+  const building = ensureWebBuild((m) => log.info(m));
+  building.catch(() => {}); // awaited below; do not crash as unhandled meanwhile
+
+  if (config.database.embedded) {
+    const lock = DataDirLock.acquire(config.data.dir);
+    cleanup.push(() => lock.release());
+    const pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: (m) => log.info(m) });
+    cleanup.unshift(() => pg.stop());
+    pg.onUnexpectedExit((code) => {
+      if (stopping) return;
+      log.fatal(`the embedded database stopped unexpectedly (code ${code}); see ${config.data.dir}/postgres.log`);
+      void shutdown(1);
+    });
+    url = await ensureDatabase(pg.url, 'casebook');
+  } else {
+    url = config.database.url as string;
+  }
+
+  const handle = openDb(url, { onError: (e) => log.warn({ err: e }, 'idle database connection lost') });
+  cleanup.unshift(() => handle.close());
+  try {
+    await migrate(handle.db, (m) => log.info(m));
+  } catch (e) {
+    if (e instanceof MigrationError) throw new StartupError(e.message);
+    throw new StartupError(`Could not reach the database: ${(e as Error).message}`);
+  }
+  const seeded = config.demoData ? await seedDemo(handle.db, (m) => log.info(m)) : false;
+
+  try {
+    await building;
+  } catch (e) {
+    throw new StartupError(`The web app could not be built: ${(e as Error).message}`);
+  }
+
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    webDir: WEB_DIST,
+    logger: { level: config.logLevel },
+  });
+  cleanup.unshift(() => app.close());
+  try {
+    await app.listen({ port: config.http.port, host: config.http.host });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.http.port} is already in use; set PORT to a free port.`);
+    if (code === 'EACCES') throw new StartupError(`Port ${config.http.port} needs privileges this user lacks; set PORT above 1023.`);
+    throw e;
+  }
+
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const lines = [
+    '',
+    `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,
+    `  Database: ${config.database.embedded ? `embedded PostgreSQL in ${config.data.dir}` : 'DATABASE_URL'}${seeded ? ' (demo data seeded)' : ''}`,
+    '  Stop with Ctrl-C.',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info('shutting down: finishing requests in flight');
+  for (const step of cleanup) {
+    try {
+      await step();
+    } catch (e) {
+      log.error({ err: e }, 'shutdown step failed');
+    }
+  }
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) {
+      log.warn(`${signal} again: stopping at once`);
+      process.exit(1);
+    }
+    void shutdown(0);
+  });
+}
+
+run().catch(async (e) => {
+  if (e instanceof StartupError) process.stderr.write(`Error: ${e.message}\n`);
+  else log.fatal({ err: e }, 'start failed');
+  await shutdown(1);
+});
+
+function fail(e: unknown): never {
+  if (e instanceof ConfigError || e instanceof StartupError) {
+    process.stderr.write(`Error: ${e.message}\n`);
+    process.exit(2);
+  }
+  throw e;
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildApp } from '../app.js';
+import { APP_VERSION } from '../version.js';
+import { createTestApp, type TestApp } from '../../tests/support/app.js';
+import { AppError } from '../errors.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('conventions every route follows', () => {
+  it('puts X-App-Version on every response, errors included', async () => {
+    for (const url of ['/api/version', '/api/health', '/api/nope', '/api/projects/NOPE!/settings']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.headers['x-app-version'], url).toBe(APP_VERSION);
+    }
+  });
+
+  it('answers an unknown /api path with a 404 JSON error in the caller language', async () => {
+    const en = await t.request({ method: 'GET', url: '/api/does/not/exist' });
+    expect(en.statusCode).toBe(404);
+    expect(en.headers['content-type']).toMatch(/application\/json/);
+    expect(en.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'This address of the API does not exist.' } });
+
+    const es = await t.request({ method: 'POST', url: '/api/does/not/exist', cookies: { lang: 'es' } });
+    expect(es.statusCode).toBe(404);
+    expect(es.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'Esta dirección de la API no existe.' } });
+
+    const accept = await t.request({ method: 'GET', url: '/api/x', headers: { 'accept-language': 'es-CO,es;q=0.9' } });
+    expect(accept.json<{ error: { message: string } }>().error.message).toBe('Esta dirección de la API no existe.');
+  });
+
+  it('refuses a write from a browser built for another version with 409 VERSION_MISMATCH', async () => {
+    const stale = await t.request({ method: 'POST', url: '/api/version', headers: { 'x-app-version': '0.0.0-old' } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<{ error: { code: string } }>().error.code).toBe('VERSION_MISMATCH');
+    // Reads still work, so the browser can load the new version's answer.
+    const read = await t.request({ method: 'GET', url: '/api/version', headers: { 'x-app-version': '0.0.0-old' } });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('sets security headers', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/version' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('publishes the OpenAPI document', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/version', '/api/projects/{id}/settings']));
+  });
+});
+
+describe('error mapping', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    // A throwaway app with routes that fail in each way a handler can.
+    app = await buildApp({ config: t.app.config, db: t.db });
+    app.get('/api/test/boom', { config: { access: 'public' } }, async () => {
+      throw new Error('select * from secrets where password = 42');
+    });
+    app.get('/api/test/app-error', { config: { access: 'public' } }, async () => {
+      throw new AppError('FORBIDDEN');
+    });
+    app.post(
+      '/api/test/echo',
+      { config: { access: 'public' }, schema: { body: z.strictObject({ name: z.string().max(5) }) } },
+      async (req) => req.body,
+    );
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('never shows a stack trace or SQL: unexpected errors are INTERNAL 500', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: { code: 'INTERNAL', message: 'A problem has occurred' } });
+    expect(res.body).not.toMatch(/select|secrets|at .*\.ts/);
+  });
+
+  it('maps a typed error to its status and translated message', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/test/app-error', cookies: { lang: 'es' } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: { code: 'FORBIDDEN', message: 'El usuario no tiene permiso para la página' } });
+  });
+
+  it('answers invalid bodies with 400 VALIDATION naming the field', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'much too long' } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ error: { code: string; message: string; details: Array<{ path: string }> } }>();
+    expect(body.error.code).toBe('VALIDATION');
+    expect(body.error.details[0].path).toBe('name');
+    expect(body.error.message).toContain('name');
+  });
+
+  it('refuses unknown fields instead of silently assigning them', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'ok', role: 'admin' } });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('answers malformed JSON with 400, a wrong content type with 415, a huge body with 413', async () => {
+    const bad = await app.inject({ method: 'POST', url: '/api/test/echo', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: { code: string } }>().error.code).toBe('BAD_REQUEST');
+
+    const type = await app.inject({ method: 'POST', url: '/api/test/echo', payload: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(type.statusCode).toBe(415);
+    expect(type.json<{ error: { code: string } }>().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+
+    const huge = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'x'.repeat(2 * 1024 * 1024) } });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json<{ error: { code: string } }>().error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('route access declarations', () => {
+  it('every /api route declares who may call it', () => {
+    const api = t.app.routeAccess;
+    expect(api.length).toBeGreaterThan(0);
+    for (const route of api) expect(route.access, `${route.method} ${route.url}`).toBeTruthy();
+    expect(api.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/health', 'GET /api/version', 'GET /api/projects/:id/settings']),
+    );
+  });
+
+  it('refuses to build an app with an undeclared /api route', async () => {
+    const app = await buildApp({ config: t.app.config, db: t.db });
+    expect(() => app.get('/api/test/undeclared', async () => 'x')).toThrow(/does not declare config.access/);
+    await app.close();
+  });
+});

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type ErrorCode, errorCatalog } from '../../core/errors.js';
+import { AppError } from '../errors.js';
+import { translate } from '../i18n.js';
+
+/**
+ * One mapping from anything thrown to `{ error: { code, message } }` with the
+ * message in the caller's language. No stack trace or SQL reaches a client:
+ * unexpected errors are logged with the request id and answered as INTERNAL.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const mapped = toAppError(error);
+    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: mapped.code }, 'request refused');
+    return sendError(request, reply, mapped);
+  });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const message = translate(request.lang, error.key, error.params);
+  const body: { code: ErrorCode; message: string; details?: unknown } = { code: error.code, message };
+  if (error.details !== undefined) body.details = error.details;
+  if (error.code === 'RATE_LIMITED' && error.params.retryAfter) reply.header('retry-after', String(error.params.retryAfter));
+  return reply.status(error.status).type('application/json; charset=utf-8').send({ error: body });
+}
+
+const byStatus: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE',
+  429: 'RATE_LIMITED',
+};
+
+function toAppError(error: FastifyError): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const details = error.validation.map((v) => ({
+      path: [v.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.') || (error.validationContext ?? ''),
+      message: v.message,
+    }));
+    const summary = details.map((d) => `${error.validationContext ?? ''}${d.path ? `.${d.path}` : ''}: ${d.message}`).join('; ');
+    return new AppError('VALIDATION', { details: summary }, details);
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return new AppError('RATE_LIMITED');
+  const code = byStatus[status];
+  if (code && status < 500) return new AppError(code);
+  return new AppError('INTERNAL');
+}
+
+/** Kept for the route walker and docs: every code the API may answer. */
+export const KNOWN_ERROR_CODES = Object.keys(errorCatalog) as ErrorCode[];

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_DIST = path.join(ROOT, 'dist', 'web');
+const STAMP = path.join(WEB_DIST, '.source-hash');
+/** What the web build is made of: a change to any of these makes it stale. */
+const SOURCES = ['web', 'core', 'package-lock.json', 'package.json'];
+
+function walk(file: string, out: string[]): void {
+  const st = statSync(file);
+  if (st.isDirectory()) {
+    for (const name of readdirSync(file).sort()) {
+      if (name === 'node_modules' || name.endsWith('.test.ts') || name.endsWith('.test.tsx')) continue;
+      walk(path.join(file, name), out);
+    }
+  } else {
+    out.push(file);
+  }
+}
+
+/** A hash of the web app's sources (content, not times: a fresh clone has new mtimes). */
+export function webSourceHash(): string {
+  const files: string[] = [];
+  for (const s of SOURCES) {
+    const p = path.join(ROOT, s);
+    if (existsSync(p)) walk(p, files);
+  }
+  const hash = createHash('sha256');
+  for (const f of files) {
+    hash.update(path.relative(ROOT, f));
+    hash.update(readFileSync(f));
+  }
+  return hash.digest('hex');
+}
+
+export type BuildState = 'fresh' | 'missing' | 'stale' | 'no-sources';
+
+export function webBuildState(): BuildState {
+  if (!existsSync(path.join(ROOT, 'web', 'index.html'))) return existsSync(path.join(WEB_DIST, 'index.html')) ? 'no-sources' : 'missing';
+  if (!existsSync(path.join(WEB_DIST, 'index.html')) || !existsSync(STAMP)) return 'missing';
+  return readFileSync(STAMP, 'utf8').trim() === webSourceHash() ? 'fresh' : 'stale';
+}
+
+/** Builds the web app with Vite when its build is missing or stale. */
+export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildState> {
+  const state = webBuildState();
+  if (state === 'fresh' || state === 'no-sources') return state;
+  log(`building the web app (${state})...`);
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const child = spawn(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`web build failed:\n${output.slice(-4000)}`))));
+  });
+  writeFileSync(STAMP, webSourceHash());
+  return state;
+}

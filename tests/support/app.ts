@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { type Db, openDb } from '../../server/db/pool.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  /** app.inject with JSON in and out. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json<T = unknown>(): T }>;
+  close(): Promise<void>;
+}
+
+/** A fresh database cloned from the migrated template (or an empty one). */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const { adminUrl, template, prefix } = inject('testDb');
+  const name = `${prefix}${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${options.empty ? 'template0' : template} strategy file_copy`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** An app on a fresh database. */
+export async function createTestApp(options: { webDir?: string } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const handle = openDb(database.url, { max: 5 });
+  const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url });
+  const app = await buildApp({ config, db: handle.db, webDir: options.webDir });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    request: (opts) => app.inject(opts) as never,
+    async close() {
+      await app.close();
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
