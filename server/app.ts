@@ -44,7 +44,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'reqId',
     trustProxy: false,
     // Requests in flight finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
@@ -69,6 +68,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(rateLimit, { global: false });
   registerRequestContext(app);
+  // While closing, answers to requests in flight end their keep-alive
+  // connection, so the server stops as soon as they are done.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   registerErrorHandling(app);
 
   await app.register(swagger, {

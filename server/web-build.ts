@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,9 +51,11 @@ export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildS
   if (state === 'fresh' || state === 'no-sources') return state;
   log(`building the web app (${state})...`);
   const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  // Build beside the live one and swap, so a server never serves a half-written build.
+  const tmpOut = `${WEB_DIST}.tmp-${process.pid}`;
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const child = spawn(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    const child = spawn(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', tmpOut], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -62,6 +64,8 @@ export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildS
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`web build failed:\n${output.slice(-4000)}`))));
   });
-  writeFileSync(STAMP, webSourceHash());
+  writeFileSync(path.join(tmpOut, '.source-hash'), webSourceHash());
+  rmSync(WEB_DIST, { recursive: true, force: true });
+  renameSync(tmpOut, WEB_DIST);
   return state;
 }

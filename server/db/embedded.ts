@@ -13,6 +13,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -203,9 +204,12 @@ function prepareDataDir(dataDir: string, runAs: RunAs): void {
     throw new StartupError(`DATA_DIR ${dataDir} is not writable; choose a directory this user can write, or fix its permissions.`);
   }
   if (runAs.uid === undefined) return;
-  // The postgres user needs to reach DATA_DIR (search permission on every parent).
-  const probe = spawnSync('test', ['-x', dataDir], { ...runAs });
-  if (probe.status !== 0) {
+  // The postgres user needs to reach DATA_DIR (search permission on it and on
+  // every parent). DATA_DIR is ours to open for search (not for listing);
+  // parents are not ours to change.
+  const reachable = () => spawnSync('test', ['-x', dataDir], { ...runAs }).status === 0;
+  if (!reachable()) chmodSync(dataDir, statSync(dataDir).mode | 0o001);
+  if (!reachable()) {
     throw new StartupError(
       `DATA_DIR ${dataDir} is not reachable by the 'postgres' user that runs the embedded database (a parent directory is private); set DATA_DIR to a directory outside a private home, such as /var/lib/casebook.`,
     );

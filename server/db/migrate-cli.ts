@@ -1,0 +1,37 @@
+/** `npm run migrate`: apply pending migrations to DATABASE_URL or the embedded database, then stop. */
+import { loadConfig } from '../config.js';
+import { StartupError } from '../startup-error.js';
+import { ensureDatabase } from './database.js';
+import { EmbeddedPostgres } from './embedded.js';
+import { DataDirLock } from './lock.js';
+import { migrate } from './migrate.js';
+import { openDb } from './pool.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let pg: EmbeddedPostgres | undefined;
+  let lock: DataDirLock | undefined;
+  let url = config.database.url;
+  try {
+    if (!url) {
+      lock = DataDirLock.acquire(config.data.dir);
+      pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: console.log });
+      url = await ensureDatabase(pg.url, 'casebook');
+    }
+    const handle = openDb(url);
+    try {
+      const done = await migrate(handle.db, console.log);
+      console.log(done.length ? `applied ${done.length} migration(s)` : 'the database is up to date');
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await pg?.stop();
+    lock?.release();
+  }
+}
+
+main().catch((e) => {
+  console.error(`Error: ${e instanceof StartupError || e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
