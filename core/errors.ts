@@ -19,6 +19,21 @@ export const errorCatalog = {
   RATE_LIMITED: { status: 429, key: 'errors.rateLimited' },
   INTERNAL: { status: 500, key: 'errors.internal' },
   DB_UNAVAILABLE: { status: 503, key: 'errors.dbUnavailable' },
+  // identity and access
+  INVALID_CREDENTIALS: { status: 401, key: 'auth.errors.invalidCredentials' },
+  ACCOUNT_LOCKED: { status: 403, key: 'auth.errors.accountLocked' },
+  ACCOUNT_INACTIVE: { status: 403, key: 'auth.errors.accountInactive' },
+  SIGNUP_CLOSED: { status: 403, key: 'auth.errors.signupClosed' },
+  EMAIL_TAKEN: { status: 409, key: 'auth.errors.emailTaken' },
+  ACCOUNT_LIMIT: { status: 409, key: 'auth.errors.accountLimit' },
+  INVALID_RESET_LINK: { status: 400, key: 'auth.errors.invalidResetLink' },
+  WRONG_PASSWORD: { status: 400, key: 'auth.errors.wrongPassword' },
+  CAPTCHA_REQUIRED: { status: 400, key: 'auth.captchaRequired' },
+  USER_NOT_FOUND: { status: 404, key: 'auth.errors.userNotFound' },
+  NO_VALID_EMAIL: { status: 422, key: 'auth.errors.noValidEmail' },
+  SYSTEM_RECORD: { status: 409, key: 'errors.systemRecord' },
+  IN_USE: { status: 409, key: 'errors.inUse' },
+  DUPLICATE: { status: 409, key: 'errors.duplicate' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalog;

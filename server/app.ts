@@ -17,6 +17,11 @@ import { systemRoutes } from './modules/system/routes.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerRequestContext } from './plugins/request-context.js';
+import { registerSession } from './plugins/session.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { aclRoutes } from './modules/acl/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { MailSender } from './modules/mail/outbox.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -24,7 +29,14 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     routeAccess: RouteAccess[];
+    mailer: Mailer;
   }
+}
+
+/** Mail written to the outbox is delivered by SMTP when configured; `kick` starts a delivery round. */
+export interface Mailer {
+  smtpConfigured: boolean;
+  kick(): void;
 }
 
 export interface AppOptions {
@@ -54,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.db);
   app.decorate('config', options.config);
   app.decorate('routeAccess', declareAccessRegistry(app));
+  app.decorate('mailer', createMailer(app, options));
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -68,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(rateLimit, { global: false });
   registerRequestContext(app);
+  registerSession(app);
   // While closing, answers to requests in flight end their keep-alive
   // connection, so the server stops as soon as they are done.
   let closing = false;
@@ -88,6 +102,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(systemRoutes);
   await app.register(projectRoutes);
+  await app.register(authRoutes);
+  await app.register(aclRoutes);
+  await app.register(userRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -113,4 +130,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+function createMailer(app: FastifyInstance, options: AppOptions): Mailer {
+  const smtpUrl = options.config.mail.smtpUrl;
+  if (!smtpUrl) return { smtpConfigured: false, kick: () => {} };
+  const host = new URL(options.config.http.publicUrl).hostname;
+  const sender = new MailSender(options.db, smtpUrl, `Casebook <no-reply@${host}>`, (msg, err) => app.log.warn({ err }, msg));
+  sender.startRetries();
+  app.addHook('onClose', () => sender.close());
+  return { smtpConfigured: true, kick: () => void sender.kick() };
 }

@@ -37,7 +37,109 @@ export interface ProjectsTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+interface CatalogRow {
+  id: Generated<number>;
+  entity_id: number;
+  code: string;
+  name: string;
+  description: Generated<string>;
+  system: Generated<boolean>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export type AclActionsTable = CatalogRow;
+export type AclModulesTable = CatalogRow;
+export interface AclRolesTable extends CatalogRow {
+  super_admin: Generated<boolean>;
+}
+
+export interface AclRulesTable {
+  id: Generated<number>;
+  entity_id: number;
+  role_id: number;
+  module_id: number;
+  action_id: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  entity_id: number;
+  email: string;
+  name: string;
+  docnumber: string | null;
+  role_id: number;
+  active: Generated<boolean>;
+  language: Generated<'en' | 'es'>;
+  time_zone: Generated<string>;
+  password_hash: string;
+  failed_logins: Generated<number>;
+  locked: Generated<boolean>;
+  locked_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  project_id: number | null;
+  created_at: ColumnType<Date, never, never>;
+  last_seen_at: ColumnType<Date, Date | undefined, Date>;
+  expires_at: Date;
+  idle_seconds: number;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  entity_id: number | null;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  status: Generated<'queued' | 'sent' | 'failed' | 'kept'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: ColumnType<Date, never, never>;
+  sent_at: Date | null;
+}
+
+export interface AuthThrottleTable {
+  key: string;
+  failures: Generated<number>;
+  window_start: Generated<Date>;
+}
+
+export interface CaptchaUsedTable {
+  signature: string;
+  expires_at: Date;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
+  app_secrets: AppSecretsTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
+  acl_actions: AclActionsTable;
+  acl_modules: AclModulesTable;
+  acl_roles: AclRolesTable;
+  acl_rules: AclRulesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  mail_outbox: MailOutboxTable;
+  auth_throttle: AuthThrottleTable;
+  captcha_used: CaptchaUsedTable;
 }

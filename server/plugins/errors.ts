@@ -19,9 +19,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const message = translate(request.lang, error.key, error.params);
+  let params = error.params;
+  let details = error.details;
+  if (error.code === 'VALIDATION' && Array.isArray(details)) {
+    // Shared schemas carry i18n keys as messages: translate them for this caller.
+    const issues = (details as Array<{ path: string; message: string }>).map((d) => ({ path: d.path, message: translate(request.lang, d.message) }));
+    details = issues;
+    params = { details: issues.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ') };
+  }
+  const message = translate(request.lang, error.key, params);
   const body: { code: ErrorCode; message: string; details?: unknown } = { code: error.code, message };
-  if (error.details !== undefined) body.details = error.details;
+  if (details !== undefined) body.details = details;
   if (error.code === 'RATE_LIMITED' && error.params.retryAfter) reply.header('retry-after', String(error.params.retryAfter));
   return reply.status(error.status).type('application/json; charset=utf-8').send({ error: body });
 }
@@ -42,11 +50,10 @@ function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details = error.validation.map((v) => ({
-      path: [v.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('.') || (error.validationContext ?? ''),
-      message: v.message,
+      path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      message: v.message ?? '',
     }));
-    const summary = details.map((d) => `${error.validationContext ?? ''}${d.path ? `.${d.path}` : ''}: ${d.message}`).join('; ');
-    return new AppError('VALIDATION', { details: summary }, details);
+    return new AppError('VALIDATION', {}, details);
   }
   const status = error.statusCode ?? 500;
   if (status === 429) return new AppError('RATE_LIMITED');

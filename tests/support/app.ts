@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { type Db, openDb } from '../../server/db/pool.js';
+import { seedDemo } from '../../server/db/seed/demo.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -37,10 +38,11 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 /** An app on a fresh database. */
-export async function createTestApp(options: { webDir?: string } = {}): Promise<TestApp> {
+export async function createTestApp(options: { webDir?: string; demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
-  const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url });
+  if (options.demo) await seedDemo(handle.db);
+  const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
   const app = await buildApp({ config, db: handle.db, webDir: options.webDir });
   await app.ready();
   return {
@@ -53,4 +55,13 @@ export async function createTestApp(options: { webDir?: string } = {}): Promise<
       await database.drop();
     },
   };
+}
+
+/** Signs in through the API and returns the session cookie for later requests. */
+export async function login(t: TestApp, email: string, password = 'Demo12345'): Promise<{ sid: string }> {
+  const res = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${email}: ${res.statusCode} ${res.body}`);
+  const sid = res.cookies.find((c) => c.name === 'sid')?.value;
+  if (!sid) throw new Error('no session cookie');
+  return { sid };
 }

@@ -1,16 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../server/db/pool.js';
-import type { EntitiesTable, ProjectsTable } from '../../server/db/types.js';
+import { hash } from '@node-rs/argon2';
+import { createRoleWithRules, seedEntityAcl } from '../../server/db/seed/acl.js';
+import type { EntitiesTable, ProjectsTable, UsersTable } from '../../server/db/types.js';
 
 /** Row factories: each call makes a new, unique row; tests say only what matters to them. */
 const unique = () => randomBytes(4).toString('hex');
 
+/** A tenant with its permission catalogue (actions, modules, system roles). */
 export async function makeEntity(db: Db, overrides: Partial<Insertable<EntitiesTable>> = {}) {
   const u = unique();
-  return db
+  const entity = await db
     .insertInto('entities')
     .values({ docnumber: `9${parseInt(u, 16)}`, name: `Agency ${u}`, ...overrides })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await seedEntityAcl(db, entity.id);
+  return entity;
+}
+
+/** A user with the given role code in the tenant (created with its rules when it does not exist). */
+export async function makeUser(
+  db: Db,
+  entityId: number,
+  options: { role?: string; rules?: Parameters<typeof createRoleWithRules>[2]['rules']; password?: string } & Partial<Insertable<UsersTable>> = {},
+) {
+  const { role = 'invitado', rules, password = 'Passw0rd1', ...overrides } = options;
+  let roleRow = await db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', role).select('id').executeTakeFirst();
+  if (!roleRow) roleRow = { id: await createRoleWithRules(db, entityId, { code: role, name: role, description: '', rules: rules ?? {} }) };
+  const u = unique();
+  return db
+    .insertInto('users')
+    .values({ entity_id: entityId, email: `user-${u}@example.test`, name: `User ${u}`, role_id: roleRow.id, password_hash: await hash(password), ...overrides })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,5 +1,18 @@
 import { sql } from 'kysely';
+import { hash } from '@node-rs/argon2';
 import type { Db } from '../pool.js';
+import { createRoleWithRules, DEMO_ROLES, seedEntityAcl } from './acl.js';
+
+export const DEMO_PASSWORD = 'Demo12345';
+
+/** The demo logins, printed by `npm start` and listed in the README. */
+export const DEMO_USERS = [
+  { tenant: 0, email: 'admin@demo.test', name: 'Diana Admin', role: 'super-admin', docnumber: '1001' },
+  { tenant: 0, email: 'coordinator@demo.test', name: 'Carla Coordinator', role: 'coordinator', docnumber: '1002' },
+  { tenant: 0, email: 'reviewer@demo.test', name: 'Rafael Reviewer', role: 'reviewer', docnumber: '1003' },
+  { tenant: 0, email: 'applicant@demo.test', name: 'Ana Applicant', role: 'applicant', docnumber: '1020304050' },
+  { tenant: 1, email: 'admin@other.test', name: 'Otto Admin', role: 'super-admin', docnumber: '2001' },
+] as const;
 
 /**
  * Demo data for a newcomer: two tenants, so isolation can be seen at once.
@@ -42,9 +55,19 @@ export async function seedDemo(db: Db, log: (msg: string) => void = () => {}): P
     await sql`select pg_advisory_xact_lock(7100001)`.execute(trx);
     const existing = await trx.selectFrom('entities').select('id').limit(1).executeTakeFirst();
     if (existing) return false;
-    for (const tenant of DEMO_TENANTS) {
+    const passwordHash = await hash(DEMO_PASSWORD);
+    for (const [index, tenant] of DEMO_TENANTS.entries()) {
       const entity = await trx.insertInto('entities').values(tenant.entity).returning('id').executeTakeFirstOrThrow();
       await trx.insertInto('projects').values({ ...tenant.project, entity_id: entity.id }).execute();
+      await seedEntityAcl(trx, entity.id);
+      for (const role of DEMO_ROLES) await createRoleWithRules(trx, entity.id, role);
+      const roles = new Map((await trx.selectFrom('acl_roles').where('entity_id', '=', entity.id).select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
+      for (const user of DEMO_USERS.filter((u) => u.tenant === index)) {
+        await trx
+          .insertInto('users')
+          .values({ entity_id: entity.id, email: user.email, name: user.name, docnumber: user.docnumber, role_id: roles.get(user.role) as number, password_hash: passwordHash })
+          .execute();
+      }
     }
     log(`seeded demo data: ${DEMO_TENANTS.map((t) => t.entity.name).join(', ')}`);
     return true;

@@ -1,0 +1,47 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { z } from 'zod';
+
+/**
+ * The list convention of every resource: `?page=&limit=&sortBy=&descending=&search=`
+ * -> `{ items, total }`. `limit` is capped; a sort column outside the resource's
+ * list is refused (400) instead of reaching SQL.
+ */
+export const MAX_LIMIT = 100;
+
+export function listQuery<const S extends readonly [string, ...string[]]>(sortable: S) {
+  return z.strictObject({
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
+    sortBy: z.enum(sortable).optional(),
+    descending: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+    search: z.string().trim().max(200).optional(),
+  });
+}
+
+export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+/** Runs a query for one page and the total in one round trip. */
+export async function paginate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  { page, limit }: Page,
+): Promise<{ rows: O[]; total: number }> {
+  const rows = (await query
+    .select(sql<number>`count(*) over ()`.as('__total'))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute()) as Array<O & { __total: number }>;
+  if (rows.length === 0 && page > 1) {
+    // Past the last page: still report the total.
+    const counted = (await query.clearSelect().select(sql<number>`count(*)`.as('n')).clearOrderBy().executeTakeFirst()) as { n: number | string } | undefined;
+    return { rows: [], total: Number(counted?.n ?? 0) };
+  }
+  return { rows: rows.map(({ __total, ...row }) => row as O), total: Number(rows[0]?.__total ?? 0) };
+}
+
+/** `%text%` for ILIKE with the user's wildcards taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,193 @@
+/**
+ * Auth: sign-in (by email, or by document number within a project), the
+ * session, sign-out, applicant sign-up with a captcha, password recovery by
+ * emailed link, and the signed-in user's profile and password.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  documentLoginSchema,
+  loginSchema,
+  passwordChangeSchema,
+  passwordResetSchema,
+  profileSchema,
+  recoverySchema,
+  sessionSchema,
+  signupSchema,
+} from '../../../core/auth.js';
+import { AppError } from '../../errors.js';
+import { translate } from '../../i18n.js';
+import { rulesView } from '../acl/policy.js';
+import { actorOf } from '../../plugins/session.js';
+import { assertCaptcha, newChallenge } from './captcha.js';
+import { changePassword, requestPasswordReset, resetPassword, signIn, signUp } from './service.js';
+import { actorForToken, endSession, SESSION_ABSOLUTE_HOURS, SESSION_COOKIE } from './sessions.js';
+
+const message = z.object({ message: z.string() });
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const secure = app.config.http.publicUrl.startsWith('https:');
+  const setSessionCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_ABSOLUTE_HOURS * 3600 });
+
+  async function sessionOf(request: FastifyRequest) {
+    const actor = actorOf(request);
+    const project = actor.projectId
+      ? await app.db.selectFrom('projects').where('id', '=', actor.projectId).select('uid').executeTakeFirst()
+      : undefined;
+    return {
+      user: {
+        uid: String(actor.userId),
+        name: actor.name,
+        email: actor.email,
+        role: actor.role.code,
+        roleName: actor.role.name,
+        language: actor.language,
+        timeZone: actor.timeZone,
+        entity: actor.entity,
+      },
+      ...rulesView(actor),
+      project: project?.uid ?? null,
+      idleTimeoutSeconds: actor.idleSeconds,
+    };
+  }
+
+  const loginLimit = { max: 60, timeWindow: '1 minute' };
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public', rateLimit: loginLimit },
+      schema: { tags: ['auth'], summary: 'Sign in by email and password', body: loginSchema, response: { 200: sessionSchema } },
+    },
+    async (request, reply) => {
+      const { token } = await signIn(app.db, { by: { email: request.body.email }, password: request.body.password, project: request.body.project, ip: request.ip });
+      setSessionCookie(reply, token);
+      request.actor = (await actorForToken(app.db, token)) ?? null;
+      return sessionOf(request);
+    },
+  );
+
+  app.post(
+    '/api/auth/login-document',
+    {
+      config: { access: 'public', rateLimit: loginLimit },
+      schema: { tags: ['auth'], summary: 'Sign in by document number and password, within a project', body: documentLoginSchema, response: { 200: sessionSchema } },
+    },
+    async (request, reply) => {
+      const { token } = await signIn(app.db, { by: { docnumber: request.body.docnumber }, password: request.body.password, project: request.body.project, ip: request.ip });
+      setSessionCookie(reply, token);
+      request.actor = (await actorForToken(app.db, token)) ?? null;
+      return sessionOf(request);
+    },
+  );
+
+  app.get(
+    '/api/auth/session',
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'The signed-in user, their rules and targets', response: { 200: sessionSchema } } },
+    async (request) => sessionOf(request),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: the session ends on the server', response: { 204: z.null() } } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await endSession(app.db, token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/auth/captcha',
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'A proof-of-work challenge for the sign-up captcha', response: { 200: z.any() } },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return newChallenge(app.db);
+    },
+  );
+
+  app.post(
+    '/api/auth/signup',
+    {
+      config: { access: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Create an applicant account', body: signupSchema, response: { 201: message } },
+    },
+    async (request, reply) => {
+      await assertCaptcha(app.db, request.body.captcha);
+      await signUp(app.db, request.body);
+      return reply.status(201).send({ message: translate(request.lang, 'auth.accountCreated') });
+    },
+  );
+
+  app.post(
+    '/api/auth/recovery',
+    {
+      config: { access: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Email a password-reset link (same answer whether or not the account exists)', body: recoverySchema, response: { 200: message } },
+    },
+    async (request) => {
+      await requestPasswordReset(app.db, { email: request.body.email, publicUrl: app.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured });
+      app.mailer.kick();
+      return { message: translate(request.lang, 'auth.recoverySent') };
+    },
+  );
+
+  app.post(
+    '/api/auth/password-reset',
+    {
+      config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: passwordResetSchema, response: { 200: message } },
+    },
+    async (request) => {
+      await resetPassword(app.db, request.body.token, request.body.password);
+      return { message: translate(request.lang, 'auth.passwordChanged') };
+    },
+  );
+
+  app.post(
+    '/api/auth/password',
+    {
+      config: { access: 'session', rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Change my password; my other sessions end', body: passwordChangeSchema, response: { 200: message } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await changePassword(app.db, actor.userId, actor.sessionId, request.body.currentPassword, request.body.password);
+      return { message: translate(request.lang, 'auth.passwordChanged') };
+    },
+  );
+
+  const profileView = profileSchema.extend({ email: z.string(), docnumber: z.string().nullable() });
+
+  app.get(
+    '/api/profile',
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'My profile', response: { 200: profileView } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const u = await app.db.selectFrom('users').where('id', '=', actor.userId).select(['name', 'email', 'docnumber', 'language', 'time_zone']).executeTakeFirstOrThrow();
+      return { name: u.name, email: u.email, docnumber: u.docnumber, language: u.language, timeZone: u.time_zone };
+    },
+  );
+
+  app.put(
+    '/api/profile',
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Change my name, language and time zone', body: profileSchema, response: { 200: profileView } } },
+    async (request) => {
+      const actor = actorOf(request);
+      const u = await app.db
+        .updateTable('users')
+        .set({ name: request.body.name, language: request.body.language, time_zone: request.body.timeZone, updated_at: new Date() })
+        .where('id', '=', actor.userId)
+        .returning(['name', 'email', 'docnumber', 'language', 'time_zone'])
+        .executeTakeFirst();
+      if (!u) throw new AppError('NOT_FOUND');
+      return { name: u.name, email: u.email, docnumber: u.docnumber, language: u.language, timeZone: u.time_zone };
+    },
+  );
+};

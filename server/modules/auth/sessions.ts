@@ -1,0 +1,106 @@
+import type { Db } from '../../db/pool.js';
+import type { Actor } from '../acl/policy.js';
+import { hashToken, newToken } from './tokens.js';
+
+/** A session lives at most this long, however active. */
+export const SESSION_ABSOLUTE_HOURS = 12;
+export const SESSION_COOKIE = 'sid';
+/** last_seen_at is written at most this often per session. */
+const TOUCH_EVERY_MS = 30_000;
+
+export async function createSession(db: Db, userId: number, projectId: number | null, idleSeconds: number): Promise<string> {
+  const { token, hash } = newToken();
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hash,
+      user_id: userId,
+      project_id: projectId,
+      idle_seconds: idleSeconds,
+      expires_at: new Date(Date.now() + SESSION_ABSOLUTE_HOURS * 3600_000),
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * The actor behind a session token, read afresh on every request so that a
+ * changed rule, a deactivated or locked user, or an ended session takes
+ * effect at once. Undefined when the token is unknown, expired or idle.
+ */
+export async function actorForToken(db: Db, token: string): Promise<Actor | undefined> {
+  if (token.length < 20 || token.length > 100) return undefined;
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('entities as e', 'e.id', 'u.entity_id')
+    .innerJoin('acl_roles as r', 'r.id', 'u.role_id')
+    .where('s.token_hash', '=', hashToken(token))
+    .select([
+      's.id as session_id', 's.project_id', 's.last_seen_at', 's.expires_at', 's.idle_seconds',
+      'u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'u.active', 'u.locked',
+      'e.docnumber', 'e.name as entity_name', 'e.active as entity_active',
+      'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.super_admin',
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const now = Date.now();
+  const idle = now - row.last_seen_at.getTime() > row.idle_seconds * 1000;
+  if (idle || now >= row.expires_at.getTime() || !row.active || row.locked || !row.entity_active) {
+    await db.deleteFrom('sessions').where('id', '=', row.session_id).execute();
+    return undefined;
+  }
+  if (now - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id', '=', row.session_id).execute();
+  }
+  return {
+    userId: row.user_id,
+    entityId: row.entity_id,
+    entity: { docnumber: row.docnumber, name: row.entity_name },
+    name: row.name,
+    email: row.email,
+    role: { id: row.role_id, code: row.role_code, name: row.role_name, superAdmin: row.super_admin },
+    rules: await rulesOfRole(db, row.entity_id, row.role_id, row.super_admin),
+    language: row.language,
+    timeZone: row.time_zone,
+    sessionId: row.session_id,
+    projectId: row.project_id,
+    idleSeconds: row.idle_seconds,
+  };
+}
+
+export async function rulesOfRole(db: Db, entityId: number, roleId: number, superAdmin: boolean): Promise<Map<string, Set<string>>> {
+  const rows = superAdmin
+    ? await db
+        .selectFrom('acl_modules as m')
+        .innerJoin('acl_actions as a', 'a.entity_id', 'm.entity_id')
+        .where('m.entity_id', '=', entityId)
+        .select(['m.code as target', 'a.code as action'])
+        .execute()
+    : await db
+        .selectFrom('acl_rules as x')
+        .innerJoin('acl_modules as m', 'm.id', 'x.module_id')
+        .innerJoin('acl_actions as a', 'a.id', 'x.action_id')
+        .where('x.role_id', '=', roleId)
+        .where('x.entity_id', '=', entityId)
+        .select(['m.code as target', 'a.code as action'])
+        .execute();
+  const rules = new Map<string, Set<string>>();
+  for (const { target, action } of rows) {
+    let set = rules.get(target);
+    if (!set) rules.set(target, (set = new Set()));
+    set.add(action);
+  }
+  return rules;
+}
+
+export async function endSession(db: Db, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+}
+
+/** Ends every session of a user but the one given (after a password change). */
+export async function endOtherSessions(db: Db, userId: number, keepSessionId: number | null): Promise<void> {
+  let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepSessionId !== null) q = q.where('id', '!=', keepSessionId);
+  await q.execute();
+}
