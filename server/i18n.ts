@@ -1,10 +1,16 @@
 import en from '../web/src/i18n/en.json' with { type: 'json' };
 import es from '../web/src/i18n/es.json' with { type: 'json' };
+import serverEn from './messages/en.json' with { type: 'json' };
+import serverEs from './messages/es.json' with { type: 'json' };
 
-/** Server messages come from the same translation files as the browser's. */
+/**
+ * Server messages come from the browser's translation files (errors and
+ * validation are shown by both), plus server/messages for what only the
+ * server says (email texts), which would only weigh down the browser bundle.
+ */
 export type Lang = 'en' | 'es';
 export const LANGS: readonly Lang[] = ['en', 'es'];
-const bundles: Record<Lang, unknown> = { en, es };
+const bundles: Record<Lang, unknown> = { en: { ...en, ...serverEn }, es: { ...es, ...serverEs } };
 
 function lookup(bundle: unknown, key: string): string | undefined {
   let node: unknown = bundle;

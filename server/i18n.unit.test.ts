@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import en from '../web/src/i18n/en.json' with { type: 'json' };
 import es from '../web/src/i18n/es.json' with { type: 'json' };
+import serverEn from './messages/en.json' with { type: 'json' };
+import serverEs from './messages/es.json' with { type: 'json' };
 import { errorCatalog } from '../core/errors.js';
 import { pickLanguage, translate } from './i18n.js';
 
@@ -8,8 +10,13 @@ const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
 
 describe('translations', () => {
-  it('English and Spanish have exactly the same keys', () => {
+  it('English and Spanish have exactly the same keys, in the browser and server files', () => {
     expect(keys(es).sort()).toEqual(keys(en).sort());
+    expect(keys(serverEs).sort()).toEqual(keys(serverEn).sort());
+  });
+
+  it('server-only messages do not collide with the browser groups', () => {
+    for (const group of Object.keys(serverEn)) expect(Object.keys(en)).not.toContain(group);
   });
 
   it('no value is empty, and Spanish differs from English for sentences', () => {

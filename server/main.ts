@@ -11,7 +11,7 @@ import { EmbeddedPostgres } from './db/embedded.js';
 import { DataDirLock } from './db/lock.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
-import { seedDemo } from './db/seed/demo.js';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
 import { StartupError } from './startup-error.js';
 import { APP_VERSION } from './version.js';
 import { ensureWebBuild, WEB_DIST } from './web-build.js';
@@ -81,10 +81,18 @@ async function run(): Promise<void> {
   }
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const demo = await handle.db
+    .selectFrom('users')
+    .where('email', 'in', DEMO_USERS.map((u) => u.email))
+    .select('email')
+    .execute()
+    .then((rows) => new Set(rows.map((r) => r.email)));
+  const logins = DEMO_USERS.filter((u) => demo.has(u.email)).map((u) => `    ${u.email.padEnd(24)} ${u.role}`);
   const lines = [
     '',
     `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,
     `  Database: ${config.database.embedded ? `embedded PostgreSQL in ${config.data.dir}` : 'DATABASE_URL'}${seeded ? ' (demo data seeded)' : ''}`,
+    ...(logins.length ? [`  Demo logins (password ${DEMO_PASSWORD}):`, ...logins] : []),
     '  Stop with Ctrl-C.',
     '',
   ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export { projectSettingsSchema } from '../../../core/project.js';
+export { projectSettingsSchema } from '../../../core/project-schema.js';
 
 export const projectIdParams = z.strictObject({
   /** The project's uid (a slug), or `default`. */

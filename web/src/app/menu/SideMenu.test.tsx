@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, test } from 'vitest';
+import { buildMenu, type MenuEntry } from '../../../../core/menu.js';
+import { TARGETS } from '../../../../core/targets.js';
+import '../../test/utils.js';
+import { appRoutes } from '../router.js';
+import { collectRoutePatterns, isImplemented, RoutePatternsContext } from './implementedRoutes.js';
+import { SideMenu } from './SideMenu.js';
+
+const fullMenu = buildMenu({
+  targets: TARGETS,
+  newApplicationsDeadline: null,
+  allowNewApplications: true,
+  now: new Date(),
+});
+
+function renderMenu(entries: MenuEntry[], patterns: readonly string[], path = '/home') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <RoutePatternsContext value={patterns}>
+        <SideMenu entries={entries} />
+      </RoutePatternsContext>
+    </MemoryRouter>,
+  );
+}
+
+describe('route patterns', () => {
+  test('are read from the app router, without the 404 catch-all', () => {
+    expect(collectRoutePatterns(appRoutes)).toEqual(['/', '/home', '/404']);
+  });
+
+  test('isImplemented matches parameters and trailing slashes, and nothing else', () => {
+    const patterns = ['/home', '/cases/:id', '/main/acl_roles'];
+    expect(isImplemented('/cases/42', patterns)).toBe(true);
+    expect(isImplemented('/main/acl_roles/', patterns)).toBe(true);
+    expect(isImplemented('/cases', patterns)).toBe(false);
+    expect(isImplemented('/tasks', patterns)).toBe(false);
+  });
+});
+
+describe('SideMenu', () => {
+  test('with the real routes every entry is disabled: none of their pages exists yet', () => {
+    renderMenu(fullMenu, collectRoutePatterns(appRoutes));
+    const cases = screen.getByRole('button', { name: 'Applications' });
+    expect(cases).toHaveAttribute('aria-disabled', 'true');
+    expect(cases).toHaveAttribute('tabindex', '-1');
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+  });
+
+  test('an entry whose page is routed is a link, highlighted on its page', () => {
+    renderMenu(fullMenu, ['/home', '/cases', '/cases/:id'], '/cases/42');
+    const cases = screen.getByRole('link', { name: 'Applications' });
+    expect(cases).toHaveAttribute('href', '/cases');
+    expect(cases).toHaveAttribute('aria-current', 'page');
+    expect(cases).toHaveClass('Mui-selected');
+    expect(screen.getByRole('button', { name: 'Tasks' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  test('groups open and close, and their children follow the same rule', () => {
+    renderMenu(fullMenu, ['/acl/users']);
+    const group = screen.getByRole('button', { name: 'Permissions' });
+    expect(group).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.click(group);
+    expect(group).toHaveAttribute('aria-expanded', 'true');
+    const list = document.getElementById(group.getAttribute('aria-controls') ?? '');
+    expect(list).not.toBeNull();
+    const users = within(list as HTMLElement).getByRole('link', { name: 'Users' });
+    expect(users).toHaveAttribute('href', '/acl/users');
+    expect(within(list as HTMLElement).getByRole('button', { name: 'Roles' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  test('a group holding the current page starts open', () => {
+    renderMenu(fullMenu, ['/dashboard/comments'], '/dashboard/comments');
+    expect(screen.getByRole('button', { name: 'Dashboard' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'Comments' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('shows only what the user may see, in the spec order', () => {
+    const menu = buildMenu({
+      targets: ['wf_casos', 'borradores', 'wf_tareas'],
+      newApplicationsDeadline: '2021-12-01T00:00:00',
+      allowNewApplications: false,
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
+    renderMenu(menu, []);
+    const labels = screen.getAllByRole('button').map((b) => b.textContent);
+    // Drafts is gone: the deadline passed and new applications are not allowed.
+    expect(labels).toEqual(['Applications', 'Tasks']);
+  });
+});

@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, test, vi } from 'vitest';
+import { RoutePatternsContext } from '../../app/menu/implementedRoutes.js';
+import { ProjectSettingsContext } from '../../app/project/projectSettings.js';
+import { fixtureUser, type SessionUser } from '../../app/session.js';
+import { settingsFixture } from '../../test/utils.js';
+import { HomePage } from './HomePage.js';
+
+const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
+vi.mock('../../app/session.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../app/session.js')>();
+  return { ...original, useSessionUser: () => session.user ?? original.fixtureUser };
+});
+
+function renderHome(patterns: readonly string[]) {
+  render(
+    <MemoryRouter>
+      <ProjectSettingsContext value={settingsFixture}>
+        <RoutePatternsContext value={patterns}>
+          <HomePage />
+        </RoutePatternsContext>
+      </ProjectSettingsContext>
+    </MemoryRouter>,
+  );
+}
+
+describe('HomePage', () => {
+  test('greets the user and lists their modules, linking only those with a page', () => {
+    session.user = fixtureUser;
+    renderHome(['/home', '/tasks']);
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Demo Coordinator' })).toBeInTheDocument();
+    const items = within(screen.getByRole('list')).getAllByRole('listitem');
+    // Every link of the full menu (12 entries and 9 in groups), groups flattened.
+    expect(items).toHaveLength(21);
+    expect(screen.getByRole('link', { name: 'Tasks' })).toHaveAttribute('href', '/tasks');
+    expect(screen.getAllByRole('link')).toHaveLength(1);
+    const cases = items.find((item) => item.textContent?.startsWith('Applications'));
+    expect(cases).toHaveTextContent('Not available yet');
+  });
+
+  test('shows the group of a grouped module', () => {
+    session.user = fixtureUser;
+    renderHome([]);
+    const users = screen.getAllByRole('listitem').find((item) => item.textContent?.includes('Users'));
+    expect(users).toHaveTextContent('Permissions');
+  });
+
+  test('says so when the user has no module', () => {
+    session.user = { name: 'Guest', targets: [] };
+    renderHome([]);
+    expect(screen.getByRole('heading', { name: 'Welcome, Guest' })).toBeInTheDocument();
+    expect(screen.getByText(/You do not have access to any module yet/)).toBeInTheDocument();
+    expect(screen.queryByRole('list')).not.toBeInTheDocument();
+  });
+});

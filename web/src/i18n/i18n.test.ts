@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { MENU } from '../../../core/menu.js';
+import { writeCookie } from '../lib/cookies.js';
+import '../test/utils.js';
+import en from './en.json' with { type: 'json' };
+import es from './es.json' with { type: 'json' };
+import i18n, { detectLanguage, setLanguage } from './index.js';
+
+function keys(tree: object, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null ? keys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+describe('translations', () => {
+  test('English and Spanish hold exactly the same keys, none empty', () => {
+    expect(keys(es).sort()).toEqual(keys(en).sort());
+    for (const key of keys(es)) expect(i18n.getFixedT('es')(key), key).not.toBe('');
+  });
+
+  test('every menu label has its key', () => {
+    const all = new Set(keys(en));
+    const menuKeys = MENU.flatMap((e) =>
+      e.kind === 'link' ? [e.labelKey] : [e.labelKey, ...e.children.map((c) => c.labelKey)],
+    );
+    for (const key of menuKeys) expect(all, key).toContain(key);
+  });
+
+  test('every literal key the web code translates exists', () => {
+    const root = dirname(dirname(fileURLToPath(import.meta.url)));
+    const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file),
+    );
+    const used = sources.flatMap((file) =>
+      [...readFileSync(`${root}/${file}`, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z]+\.[\w.]+)'/g)].map(
+        (m) => m[1] as string,
+      ),
+    );
+    expect(used.length).toBeGreaterThan(20);
+    const all = new Set(keys(en));
+    for (const key of used) expect(all, key).toContain(key);
+  });
+});
+
+describe('language detection', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const browserLanguage = (language: string) => vi.stubGlobal('navigator', { ...navigator, language });
+
+  test('localStorage first', () => {
+    localStorage.setItem('i18nextLng', 'es');
+    writeCookie('lang', 'en', 60);
+    browserLanguage('en-US');
+    expect(detectLanguage()).toBe('es');
+  });
+
+  test('then the lang cookie', () => {
+    writeCookie('lang', 'es', 60);
+    browserLanguage('en-US');
+    expect(detectLanguage()).toBe('es');
+  });
+
+  test('then the browser language, by its base', () => {
+    browserLanguage('es-CO');
+    expect(detectLanguage()).toBe('es');
+  });
+
+  test('English when nothing supported is found', () => {
+    localStorage.setItem('i18nextLng', 'fr');
+    browserLanguage('de-DE');
+    expect(detectLanguage()).toBe('en');
+  });
+});
+
+test('setLanguage stores the choice for the page and the server, and sets <html lang>', async () => {
+  await setLanguage('es');
+  expect(i18n.language).toBe('es');
+  expect(localStorage.getItem('i18nextLng')).toBe('es');
+  expect(document.cookie).toContain('lang=es');
+  expect(document.documentElement.lang).toBe('es');
+});
