@@ -19,6 +19,9 @@ export function createAppTheme(colors: ProjectSettings['colors'], language: Lang
   const base = createTheme({
     breakpoints: { values: BREAKPOINTS },
     palette: {
+      // WCAG AA for normal text: MUI picks dark or light text on each project colour
+      // (white on the spec's default primary #0288D1 is only 3.85:1).
+      contrastThreshold: 4.5,
       primary: { main: colors.primary },
       secondary: { main: colors.secondary },
       text: { primary: colors.text },
