@@ -21,6 +21,7 @@ import { registerSession } from './plugins/session.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { aclRoutes } from './modules/acl/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { masterRoutes } from './modules/masters/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { APP_VERSION } from './version.js';
 
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(aclRoutes);
   await app.register(userRoutes);
+  await app.register(masterRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {

@@ -123,6 +123,72 @@ export interface CaptchaUsedTable {
   expires_at: Date;
 }
 
+export interface MastersTable {
+  id: Generated<number>;
+  entity_id: number;
+  code: string;
+  name: string;
+  description: Generated<string>;
+  public: Generated<boolean>;
+  parent_id: number | null;
+  system: Generated<boolean>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface MasterItemsTable {
+  id: Generated<number>;
+  entity_id: number;
+  master_id: number;
+  code: string;
+  name: string;
+  parent_item_id: number | null;
+  active: Generated<boolean>;
+  extra: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface FormsTable {
+  id: Generated<number>;
+  entity_id: number;
+  code: string;
+  name: string;
+  description: Generated<string>;
+  current_version: Generated<number>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface FormVersionsTable {
+  id: Generated<number>;
+  entity_id: number;
+  form_id: number;
+  version: number;
+  definition: ColumnType<unknown, string, string>;
+  in_use: Generated<boolean>;
+  created_by: number | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface FilesTable {
+  id: string;
+  entity_id: number;
+  name: string;
+  extension: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  public: Generated<boolean>;
+  created_by: number | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface ExternalHostsTable {
+  id: Generated<number>;
+  entity_id: number;
+  host: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -130,6 +196,12 @@ export interface AppSecretsTable {
 
 export interface Database {
   app_secrets: AppSecretsTable;
+  masters: MastersTable;
+  master_items: MasterItemsTable;
+  forms: FormsTable;
+  form_versions: FormVersionsTable;
+  files: FilesTable;
+  external_hosts: ExternalHostsTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
   acl_actions: AclActionsTable;

@@ -1,0 +1,72 @@
+import type { Db } from '../pool.js';
+
+/** Masters every tenant starts with (the spec's targets name three of them). */
+export const SYSTEM_MASTERS = [
+  { code: 'departamentos', name: 'Departamentos', public: true, parent: null },
+  { code: 'municipios', name: 'Municipios', public: true, parent: 'departamentos' },
+  { code: 'definiciones', name: 'Definiciones', public: true, parent: null },
+  { code: 'funciones', name: 'Funciones', public: false, parent: null },
+] as const;
+
+export async function seedEntityMasters(db: Db, entityId: number): Promise<void> {
+  for (const m of SYSTEM_MASTERS) {
+    const parent = m.parent
+      ? await db.selectFrom('masters').where('entity_id', '=', entityId).where('code', '=', m.parent).select('id').executeTakeFirstOrThrow()
+      : null;
+    await db
+      .insertInto('masters')
+      .values({ entity_id: entityId, code: m.code, name: m.name, public: m.public, parent_id: parent?.id ?? null, system: true })
+      .onConflict((oc) => oc.columns(['entity_id', 'code']).doNothing())
+      .execute();
+  }
+}
+
+const DEPARTAMENTOS: Array<[string, string]> = [
+  ['05', 'Antioquia'], ['08', 'Atlántico'], ['11', 'Bogotá, D.C.'], ['25', 'Cundinamarca'], ['76', 'Valle del Cauca'],
+];
+const MUNICIPIOS: Array<[string, string, string]> = [
+  ['05001', 'Medellín', '05'], ['05266', 'Envigado', '05'], ['05360', 'Itagüí', '05'], ['08001', 'Barranquilla', '08'],
+  ['08758', 'Soledad', '08'], ['11001', 'Bogotá, D.C.', '11'], ['25754', 'Soacha', '25'], ['25899', 'Zipaquirá', '25'],
+  ['76001', 'Cali', '76'], ['76520', 'Palmira', '76'],
+];
+/** Spec section 3: the document checklist. */
+const DOCUMENTS: Array<[string, string]> = [
+  ['lease', 'Lease (all pages)'], ['check_stubs', 'Check stubs'], ['employer_letter', 'Employer letter'], ['bank_statement', 'Bank statement'],
+  ['unemployment_statement', 'Unemployment statement'], ['ssi_ssdi', 'SSI/SSDI verification'], ['child_support', 'Child support/alimony verification'],
+  ['zero_income', 'Zero income certification form'], ['household_agreement', 'Landlord and renter household agreement'], ['landlord_w9', 'Landlord W9'],
+  ['mortgage_statement', 'Mortgage statement'], ['forbearance_denial', 'Forbearance denial'], ['lease_ledger', 'Lease ledger'],
+  ['profit_loss', 'Profit and loss statement'], ['other', 'Other'],
+];
+const DOCUMENT_TYPES: Array<[string, string]> = [['CC', 'Cédula de ciudadanía'], ['CE', 'Cédula de extranjería'], ['PA', 'Pasaporte'], ['SSN', 'Social Security Number']];
+/** Spec section 3: the income-source flags of an application. */
+const INCOME_SOURCES: Array<[string, string]> = [
+  ['sourceNoPayStub', 'No pay stub'], ['sourceUnemployment', 'Unemployment'], ['sourceSSISSDI', 'SSI/SSDI'], ['sourceChildSupport', 'Child support'],
+  ['sourceSNAP', 'SNAP'], ['sourceLIHEAP', 'LIHEAP'], ['sourceWIC', 'WIC'], ['sourceTANIF', 'TANF'],
+];
+const FUNCIONES: Array<[string, string]> = [['intake', 'Intake'], ['review', 'Document review'], ['eligibility', 'Eligibility'], ['payments', 'Payments']];
+
+/** The demo region and definitions, so selects have something to offer from the first minute. */
+export async function seedDemoMasterItems(db: Db, entityId: number): Promise<void> {
+  const masters = new Map((await db.selectFrom('masters').where('entity_id', '=', entityId).select(['id', 'code']).execute()).map((m) => [m.code, m.id]));
+  const extra = async (code: string, name: string) => {
+    const row = await db.insertInto('masters').values({ entity_id: entityId, code, name, public: true }).returning('id').executeTakeFirstOrThrow();
+    masters.set(code, row.id);
+  };
+  await extra('document_types', 'Document types');
+  await extra('income_sources', 'Income sources');
+  const put = async (code: string, items: Array<[string, string]>) => {
+    await db.insertInto('master_items').values(items.map(([c, n]) => ({ entity_id: entityId, master_id: masters.get(code) as number, code: c, name: n }))).execute();
+  };
+  await put('departamentos', DEPARTAMENTOS);
+  await put('definiciones', DOCUMENTS);
+  await put('document_types', DOCUMENT_TYPES);
+  await put('income_sources', INCOME_SOURCES);
+  await put('funciones', FUNCIONES);
+  const deps = new Map(
+    (await db.selectFrom('master_items').where('master_id', '=', masters.get('departamentos') as number).select(['id', 'code']).execute()).map((d) => [d.code, d.id]),
+  );
+  await db
+    .insertInto('master_items')
+    .values(MUNICIPIOS.map(([c, n, d]) => ({ entity_id: entityId, master_id: masters.get('municipios') as number, code: c, name: n, parent_item_id: deps.get(d) as number })))
+    .execute();
+}

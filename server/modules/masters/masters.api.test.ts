@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { parseCsv } from '../../lib/csv.js';
+
+let t: TestApp;
+let admin: { sid: string };
+let coordinator: { sid: string };
+let reviewer: { sid: string };
+let other: { sid: string };
+beforeAll(async () => {
+  t = await createTestApp({ demo: true });
+  [admin, coordinator, reviewer, other] = await Promise.all(['admin@demo.test', 'coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+});
+afterAll(() => t.close());
+
+type List<T> = { items: T[]; total: number };
+type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
+const req = (method: string, url: string, who: { sid: string }, payload?: unknown, headers?: Record<string, string>) =>
+  t.request({ method: method as 'GET', url, cookies: who, payload: payload as string, headers });
+const csv = (who: { sid: string }, code: string, text: string | Buffer, dryRun = false, lang = 'en') =>
+  t.request({ method: 'POST', url: `/api/masters/${code}/import?dryRun=${dryRun}`, cookies: { ...who, lang }, payload: text, headers: { 'content-type': 'text/csv' } });
+
+describe('masters', () => {
+  it('lists the seeded masters with their public URLs', async () => {
+    const res = (await req('GET', '/api/masters?limit=50&sortBy=code', coordinator)).json<List<{ code: string; items: number; public: boolean; publicUrl: string | null; parentCode: string | null }>>();
+    expect(res.items.map((m) => m.code)).toEqual(['definiciones', 'departamentos', 'document_types', 'funciones', 'income_sources', 'municipios']);
+    const municipios = res.items.find((m) => m.code === 'municipios');
+    expect(municipios).toMatchObject({ items: 10, public: true, parentCode: 'departamentos' });
+    expect(municipios?.publicUrl).toBe('http://localhost:3000/api/public/masters/900100200/municipios');
+    expect(res.items.find((m) => m.code === 'funciones')?.publicUrl).toBeNull();
+  });
+
+  it('filters items by parent, searches and pages', async () => {
+    const res = (await req('GET', '/api/masters/municipios/items?parent=05&sortBy=name', coordinator)).json<List<{ name: string; parentName: string }>>();
+    expect(res.items.map((i) => i.name)).toEqual(['Envigado', 'Itagüí', 'Medellín']);
+    expect(res.items[0].parentName).toBe('Antioquia');
+    const search = (await req('GET', '/api/masters/municipios/items?search=bog', coordinator)).json<List<{ code: string }>>();
+    expect(search.items.map((i) => i.code)).toEqual(['11001']);
+  });
+
+  it('guards a master by its own target: the reviewer sees none of them', async () => {
+    expect((await req('GET', '/api/masters', reviewer)).json<List<unknown>>().total).toBe(0);
+    expect((await req('GET', '/api/masters/municipios/items', reviewer)).statusCode).toBe(403);
+    expect((await req('POST', '/api/masters/municipios/items', reviewer, { code: 'x', name: 'x', parentCode: '05' })).statusCode).toBe(403);
+    expect((await req('POST', '/api/masters', reviewer, { code: 'zz', name: 'Z' })).statusCode).toBe(403);
+  });
+
+  it('creates a master and items; a child item needs an existing parent item', async () => {
+    const created = await req('POST', '/api/masters', coordinator, { code: 'barrios', name: 'Barrios', parentCode: 'municipios', public: true });
+    expect(created.statusCode).toBe(201);
+    const noParent = await req('POST', '/api/masters/barrios/items', coordinator, { code: 'b1', name: 'Chapinero' });
+    expect(noParent.json<Err>().error.details?.[0]).toEqual({ path: 'parentCode', message: 'You must choose an option' });
+    // No cycles: departamentos cannot become a child of its own descendant.
+    const cycle = await req('PUT', '/api/masters/departamentos', admin, { code: 'departamentos', name: 'Departamentos', parentCode: 'barrios', public: true });
+    expect(cycle.statusCode).toBe(400);
+    expect(cycle.json<Err>().error.details?.[0].path).toBe('parentCode');
+    const ok = await req('POST', '/api/masters/barrios/items', coordinator, { code: 'b1', name: 'Chapinero', parentCode: '11001', extra: { stratum: 4 } });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({ code: 'b1', parentCode: '11001', parentName: 'Bogotá, D.C.', extra: { stratum: 4 }, active: true });
+    const dup = await req('POST', '/api/masters/barrios/items', coordinator, { code: 'b1', name: 'Again', parentCode: '11001' });
+    expect(dup.json<Err>().error.code).toBe('DUPLICATE');
+    // The parent item is in use now.
+    const bogota = (await req('GET', '/api/masters/municipios/items?search=11001', coordinator)).json<List<{ id: number }>>().items[0];
+    expect((await req('DELETE', `/api/masters/municipios/items/${bogota.id}`, coordinator)).json<Err>().error.code).toBe('IN_USE');
+  });
+
+  it('keeps system masters: their code stays and they cannot be deleted', async () => {
+    expect((await req('DELETE', '/api/masters/municipios', admin)).json<Err>().error.code).toBe('SYSTEM_RECORD');
+    const rename = await req('PUT', '/api/masters/funciones', admin, { code: 'roles', name: 'Funciones' });
+    expect(rename.json<Err>().error.code).toBe('SYSTEM_RECORD');
+  });
+});
+
+describe('CSV import and export', () => {
+  it('dry-runs with per-row errors and writes nothing, then imports the good rows', async () => {
+    const file = 'code,name,parent,active,population\n05045,Apartadó,05,true,120000\n05088,Bello,05,,500000\nbad,,05,\n99999,Nowhere,99,\n05045,Again,05,\n';
+    const dry = await csv(coordinator, 'municipios', file, true);
+    expect(dry.statusCode).toBe(200);
+    expect(dry.json()).toEqual({
+      dryRun: true,
+      created: 2,
+      updated: 0,
+      errors: [
+        { line: 4, column: 'name', message: 'This field is required' },
+        { line: 5, column: 'parent', message: 'You must choose an option' },
+        { line: 6, column: 'code', message: 'This code appears more than once in the file' },
+      ],
+    });
+    expect((await req('GET', '/api/masters/municipios/items?search=Bello', coordinator)).json<List<unknown>>().total).toBe(0);
+
+    const real = await csv(coordinator, 'municipios', file);
+    expect(real.json()).toMatchObject({ dryRun: false, created: 2, updated: 0 });
+    const bello = (await req('GET', '/api/masters/municipios/items?search=Bello', coordinator)).json<List<{ extra: object; parentCode: string }>>();
+    expect(bello.items[0]).toMatchObject({ parentCode: '05', extra: { population: '500000' } });
+    // Importing again updates instead of duplicating.
+    expect((await csv(coordinator, 'municipios', file)).json()).toMatchObject({ created: 0, updated: 2 });
+  });
+
+  it('answers bad files with a clear message in the caller language', async () => {
+    const latin1 = Buffer.from([0x63, 0x6f, 0x64, 0x65, 0x2c, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x31, 0x2c, 0xe1]);
+    const enc = await csv(coordinator, 'definiciones', latin1, false, 'es');
+    expect(enc.statusCode).toBe(400);
+    expect(enc.json<Err>().error.details?.[0].message).toBe('El archivo no es texto UTF-8: guárdelo como CSV UTF-8 e intente de nuevo');
+    const quote = await csv(coordinator, 'definiciones', 'code,name\n1,"open\n');
+    expect(quote.json<Err>().error.details?.[0].message).toBe('A quoted value is not closed');
+    const cols = await csv(coordinator, 'definiciones', 'id,label\n1,x\n');
+    expect(cols.json<Err>().error.details?.[0].message).toBe('The file needs the columns code and name');
+    const json = await req('POST', '/api/masters/definiciones/import', coordinator, { code: 1 });
+    expect(json.statusCode).toBe(415);
+    const huge = await csv(coordinator, 'definiciones', `code,name\n${'x,y\n'.repeat(3_000_000)}`);
+    expect(huge.statusCode).toBe(413);
+  });
+
+  it('exports CSV with formulas neutralised', async () => {
+    await req('POST', '/api/masters/definiciones/items', coordinator, { code: 'evil', name: '=HYPERLINK("http://x")' });
+    const res = await req('GET', '/api/masters/definiciones/export', coordinator);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="definiciones.csv"');
+    const rows = parseCsv(res.body);
+    expect(rows[0]).toEqual(['code', 'name', 'active']);
+    expect(rows.find((r) => r[0] === 'evil')?.[1]).toBe('\'=HYPERLINK("http://x")');
+  });
+});
+
+describe('public URL and tenants', () => {
+  it('serves a public master without a session, and nothing private', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/public/masters/900100200/municipios?parent=76' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ info: Array<{ name: string }> }>().info.map((i) => i.name)).toEqual(['Cali', 'Palmira']);
+    expect((await t.request({ method: 'GET', url: '/api/public/masters/900100200/funciones' })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/api/public/masters/000/municipios' })).statusCode).toBe(404);
+  });
+
+  it("keeps each tenant's masters apart", async () => {
+    const mine = await req('POST', '/api/masters/definiciones/items', coordinator, { code: 'only-demo', name: 'Only demo' });
+    const id = mine.json<{ id: number }>().id;
+    const theirs = (await req('GET', '/api/masters/definiciones/items?search=only-demo', other)).json<List<unknown>>();
+    expect(theirs.total).toBe(0);
+    expect((await req('PUT', `/api/masters/definiciones/items/${id}`, other, { code: 'x', name: 'Hacked' })).statusCode).toBe(404);
+    expect((await req('DELETE', `/api/masters/definiciones/items/${id}`, other)).statusCode).toBe(404);
+    expect((await req('GET', '/api/masters/definiciones/items?search=only-demo', coordinator)).json<List<{ name: string }>>().items[0].name).toBe('Only demo');
+  });
+});
