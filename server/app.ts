@@ -22,6 +22,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { aclRoutes } from './modules/acl/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
+import { formRoutes } from './modules/forms/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { APP_VERSION } from './version.js';
 
@@ -107,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(aclRoutes);
   await app.register(userRoutes);
   await app.register(masterRoutes);
+  await app.register(formRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {

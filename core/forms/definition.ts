@@ -203,3 +203,11 @@ export function orderedFields(fields: FieldDef[]): FieldDef[] {
     .sort((a, b) => (a.f.orderList ?? 100) - (b.f.orderList ?? 100) || a.i - b.i)
     .map((x) => x.f);
 }
+
+/** Every field that holds a value or shows text, at any depth (steppers and steps are only groups). */
+export function scopeFieldsDeep(fields: FieldDef[]): FieldDef[] {
+  return fields.flatMap((f) => {
+    const inner = f.children ? scopeFieldsDeep(f.children) : [];
+    return f.type === 'stepper' || f.type === 'step' ? inner : [f, ...inner];
+  });
+}

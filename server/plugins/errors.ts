@@ -21,11 +21,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   let params = error.params;
   let details = error.details;
-  if (error.code === 'VALIDATION' && Array.isArray(details)) {
+  if (Array.isArray(details)) {
     // Shared schemas carry i18n keys as messages: translate them for this caller.
     const issues = (details as Array<{ path: string; message: string }>).map((d) => ({ path: d.path, message: translate(request.lang, d.message) }));
     details = issues;
-    params = { details: issues.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ') };
+    if (error.code === 'VALIDATION') params = { details: issues.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ') };
   }
   const message = translate(request.lang, error.key, params);
   const body: { code: ErrorCode; message: string; details?: unknown } = { code: error.code, message };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { hash } from '@node-rs/argon2';
 import type { Db } from '../pool.js';
 import { createRoleWithRules, DEMO_ROLES, seedEntityAcl } from './acl.js';
+import { seedDemoForms } from './forms.js';
 import { seedDemoMasterItems, seedEntityMasters } from './masters.js';
 
 export const DEMO_PASSWORD = 'Demo12345';
@@ -63,6 +64,7 @@ export async function seedDemo(db: Db, log: (msg: string) => void = () => {}): P
       await seedEntityAcl(trx, entity.id);
       await seedEntityMasters(trx, entity.id);
       await seedDemoMasterItems(trx, entity.id);
+      await seedDemoForms(trx, entity.id);
       for (const role of DEMO_ROLES) await createRoleWithRules(trx, entity.id, role);
       const roles = new Map((await trx.selectFrom('acl_roles').where('entity_id', '=', entity.id).select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
       for (const user of DEMO_USERS.filter((u) => u.tenant === index)) {
