@@ -34,6 +34,9 @@ export const errorCatalog = {
   SYSTEM_RECORD: { status: 409, key: 'errors.systemRecord' },
   IN_USE: { status: 409, key: 'errors.inUse' },
   DUPLICATE: { status: 409, key: 'errors.duplicate' },
+  // files
+  QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
+  LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalog;

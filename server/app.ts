@@ -23,6 +23,7 @@ import { aclRoutes } from './modules/acl/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
 import { formRoutes } from './modules/forms/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { APP_VERSION } from './version.js';
 
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(masterRoutes);
   await app.register(formRoutes);
+  await app.register(fileRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -125,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/archivos/');
     if (!isApi && webDir && (request.method === 'GET' || request.method === 'HEAD')) {
       // The SPA owns every other path in history mode; it shows its own 404.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');

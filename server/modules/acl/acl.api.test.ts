@@ -217,7 +217,7 @@ describe('user administration', () => {
     const over = await add(2);
     expect(over.statusCode).toBe(409);
     expect(over.json<Err>().error.code).toBe('ACCOUNT_LIMIT');
-    expect((await get('/api/entity/plan', boss)).json()).toEqual({ plan: 1, accountLimit: 2, accountsUsed: 2, diskQuotaMb: 1024 });
+    expect((await get('/api/entity/plan', boss)).json()).toEqual({ plan: 1, accountLimit: 2, accountsUsed: 2, diskQuotaMb: 1024, diskUsedMb: 0 });
   });
 
   it('signs a deactivated user out at once', async () => {

@@ -248,8 +248,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'session' },
       schema: {
         tags: ['users'],
-        summary: "My tenant's plan: accounts used of the allowed number, disk quota",
-        response: { 200: z.object({ plan: z.number(), accountLimit: z.number(), accountsUsed: z.number(), diskQuotaMb: z.number() }) },
+        summary: "My tenant's plan: accounts used of the allowed number, disk used of the quota",
+        response: { 200: z.object({ plan: z.number(), accountLimit: z.number(), accountsUsed: z.number(), diskQuotaMb: z.number(), diskUsedMb: z.number() }) },
       },
     },
     async (request) => {
@@ -257,9 +257,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const e = await app.db
         .selectFrom('entities')
         .where('id', '=', actor.entityId)
-        .select(['plan', 'account_limit', 'disk_quota_mb', sql<number>`(select count(*) from users where entity_id = entities.id)::int`.as('used')])
+        .select([
+          'plan', 'account_limit', 'disk_quota_mb',
+          sql<number>`(select count(*) from users where entity_id = entities.id)::int`.as('used'),
+          sql<string>`(select coalesce(sum(size), 0) from files where entity_id = entities.id)`.as('disk'),
+        ])
         .executeTakeFirstOrThrow();
-      return { plan: e.plan, accountLimit: e.account_limit, accountsUsed: e.used, diskQuotaMb: e.disk_quota_mb };
+      const diskUsedMb = Math.round((Number(e.disk) / (1024 * 1024)) * 100) / 100;
+      return { plan: e.plan, accountLimit: e.account_limit, accountsUsed: e.used, diskQuotaMb: e.disk_quota_mb, diskUsedMb };
     },
   );
 };

@@ -1,0 +1,116 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+
+let t: TestApp;
+let dataDir: string;
+let applicant: { sid: string };
+let coordinator: { sid: string };
+let other: { sid: string };
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'casebook-files-'));
+  t = await createTestApp({ demo: true, env: { DATA_DIR: dataDir } });
+  [applicant, coordinator, other] = await Promise.all(['applicant@demo.test', 'coordinator@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
+function multipart(filename: string, content: Buffer, fields: Record<string, string> = {}) {
+  const boundary = '----casebooktest';
+  const parts = [
+    ...Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ];
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+const upload = (who: { sid: string }, filename: string, content: Buffer, fields: Record<string, string> = {}, lang = 'en') =>
+  t.request({ method: 'POST', url: '/api/files', cookies: { ...who, lang }, ...multipart(filename, content, fields) });
+
+describe('upload', () => {
+  it('stores a file checked by content, per entity, private by default', async () => {
+    const res = await upload(applicant, 'lease.pdf', PDF);
+    expect(res.statusCode).toBe(201);
+    const file = res.json<{ id: string; extension: string; public: boolean; size: number }>();
+    expect(file).toMatchObject({ extension: 'pdf', public: false, size: PDF.length });
+    expect(readdirSync(path.join(dataDir, 'files'))).toEqual(['demo-housing-agency-900100200']);
+    expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200'))).toContain(`${file.id}.pdf`);
+    const pub = await upload(applicant, 'photo.png', PNG, { public: 'true' });
+    expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200', 'public'))).toContain(`${pub.json<{ id: string }>().id}.png`);
+  });
+
+  it.each([
+    ['invoice.pdf', Buffer.from('<html><script>alert(1)</script></html>')],
+    ['photo.jpg', Buffer.from('MZ\x90\x00 this is a program')],
+    ['notes.txt', Buffer.from('<!doctype html><html>')],
+    ['tool.exe', Buffer.from('MZ')],
+    ['no-extension', PDF],
+    ['empty.pdf', Buffer.alloc(0)],
+  ])('refuses %s whose content does not match an accepted type', async (name, content) => {
+    const res = await upload(applicant, name, content, {}, 'es');
+    expect(res.statusCode).toBe(400);
+    expect(res.json<Err>().error.details).toEqual([{ path: 'file', message: 'El archivo no tiene una extensión válida' }]);
+  });
+
+  it('keeps only the base name a browser sends', async () => {
+    const res = await upload(applicant, '../../etc/passwd.txt', Buffer.from('root:x:0:0'));
+    expect(res.json<{ name: string }>().name).toBe('passwd.txt');
+  });
+
+  it('refuses what is not multipart, and a file past the plan disk quota', async () => {
+    expect((await t.request({ method: 'POST', url: '/api/files', cookies: applicant, payload: { file: 'x' } })).statusCode).toBe(415);
+    await t.db.updateTable('entities').set({ disk_quota_mb: 0 }).where('docnumber', '=', '900100200').execute();
+    const full = await upload(applicant, 'lease.pdf', PDF);
+    expect(full.statusCode).toBe(413);
+    expect(full.json<Err>().error.message).toBe('The disk space of your plan is full');
+    await t.db.updateTable('entities').set({ disk_quota_mb: 1024 }).where('docnumber', '=', '900100200').execute();
+  });
+
+  it('needs a session', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/files', ...multipart('lease.pdf', PDF) });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('download links', () => {
+  it('serve one file as an attachment, with nosniff, for five minutes', async () => {
+    const id = (await upload(applicant, 'Contrato año.pdf', PDF)).json<{ id: string }>().id;
+    const link = (await t.request({ method: 'GET', url: `/api/files/${id}/link`, cookies: coordinator })).json<{ url: string; expiresAt: string }>();
+    expect(link.url).toMatch(new RegExp(`^/archivos/demo-housing-agency-900100200/${id}\\.pdf\\?exp=\\d+&token=`));
+    expect(new Date(link.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    const res = await t.request({ method: 'GET', url: link.url });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(PDF)).toBe(true);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Contrato a_o.pdf"; filename*=UTF-8''Contrato%20a%C3%B1o.pdf`);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+  });
+
+  it('do not open another file, an expired link, or a forged token', async () => {
+    const a = (await upload(applicant, 'a.pdf', PDF)).json<{ id: string }>().id;
+    const b = (await upload(applicant, 'b.pdf', PDF)).json<{ id: string }>().id;
+    const link = (await t.request({ method: 'GET', url: `/api/files/${a}/link`, cookies: applicant })).json<{ url: string }>().url;
+    const otherFile = link.replace(a, b);
+    expect((await t.request({ method: 'GET', url: otherFile })).statusCode).toBe(403);
+    const expired = link.replace(/exp=\d+/, `exp=${Math.floor(Date.now() / 1000) - 1}`);
+    expect((await t.request({ method: 'GET', url: expired })).statusCode).toBe(403);
+    const forged = link.replace(/token=[^&]+/, 'token=AAAA');
+    expect((await t.request({ method: 'GET', url: forged })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: link.replace('/archivos/demo-housing-agency-900100200/', '/archivos/demo-housing-agency-900100200/public/') })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: link.split('?')[0] })).statusCode).toBe(400);
+  });
+
+  it("are not given for another tenant's file", async () => {
+    const id = (await upload(applicant, 'mine.pdf', PDF)).json<{ id: string }>().id;
+    expect((await t.request({ method: 'GET', url: `/api/files/${id}/link`, cookies: other })).statusCode).toBe(404);
+  });
+});
