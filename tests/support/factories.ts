@@ -3,12 +3,13 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../server/db/pool.js';
 import { hash } from '@node-rs/argon2';
 import { createRoleWithRules, seedEntityAcl } from '../../server/db/seed/acl.js';
+import { seedEntityMasters } from '../../server/db/seed/masters.js';
 import type { EntitiesTable, ProjectsTable, UsersTable } from '../../server/db/types.js';
 
 /** Row factories: each call makes a new, unique row; tests say only what matters to them. */
 const unique = () => randomBytes(4).toString('hex');
 
-/** A tenant with its permission catalogue (actions, modules, system roles). */
+/** A tenant with what every tenant starts with: the permission catalogue, system roles and masters. */
 export async function makeEntity(db: Db, overrides: Partial<Insertable<EntitiesTable>> = {}) {
   const u = unique();
   const entity = await db
@@ -17,6 +18,7 @@ export async function makeEntity(db: Db, overrides: Partial<Insertable<EntitiesT
     .returningAll()
     .executeTakeFirstOrThrow();
   await seedEntityAcl(db, entity.id);
+  await seedEntityMasters(db, entity.id);
   return entity;
 }
 
