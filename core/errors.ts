@@ -34,6 +34,16 @@ export const errorCatalog = {
   SYSTEM_RECORD: { status: 409, key: 'errors.systemRecord' },
   IN_USE: { status: 409, key: 'errors.inUse' },
   DUPLICATE: { status: 409, key: 'errors.duplicate' },
+  // workflow
+  TASK_NOT_YOURS: { status: 403, key: 'tasks.errors.notYours' },
+  INVALID_TRANSITION: { status: 409, key: 'tasks.errors.invalidTransition' },
+  STALE_TASK: { status: 409, key: 'tasks.errors.stale' },
+  CASE_NOT_OPEN: { status: 409, key: 'tasks.errors.caseNotOpen' },
+  INCONSISTENT_PROTOCOL: { status: 409, key: 'tasks.errors.inconsistentProtocol' },
+  TEAM_EMPTY: { status: 409, key: 'tasks.errors.teamEmpty' },
+  PROTOCOL_NOT_PUBLISHED: { status: 409, key: 'cases.errors.protocolNotPublished' },
+  APPLICATIONS_CLOSED: { status: 409, key: 'cases.errors.applicationsClosed' },
+  DOCUMENTS_REQUIRED: { status: 422, key: 'cases.errors.documentsRequired' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },

@@ -25,6 +25,7 @@ import { masterRoutes } from './modules/masters/routes.js';
 import { formRoutes } from './modules/forms/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
+import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -33,6 +34,7 @@ declare module 'fastify' {
     config: Config;
     routeAccess: RouteAccess[];
     mailer: Mailer;
+    engine: EngineEnv;
   }
 }
 
@@ -49,6 +51,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The built web app to serve; omitted or missing -> API only. */
   webDir?: string;
+  /** Run the periodic jobs (the server does; tests call them directly). */
+  jobs?: boolean;
 }
 
 /** JSON bodies larger than this are refused with 413 (uploads have their own limits). */
@@ -70,6 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   app.decorate('routeAccess', declareAccessRegistry(app));
   app.decorate('mailer', createMailer(app, options));
+  app.decorate('engine', { publicUrl: options.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured, afterMail: () => app.mailer.kick() });
+  if (options.jobs) startJobs(app);
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -146,4 +152,22 @@ function createMailer(app: FastifyInstance, options: AppOptions): Mailer {
   sender.startRetries();
   app.addHook('onClose', () => sender.close());
   return { smtpConfigured: true, kick: () => void sender.kick() };
+}
+
+/**
+ * Periodic work: overdue tasks are flagged and their responsible reminded.
+ * Several instances may run it side by side: the sweep claims rows with
+ * SKIP LOCKED and flags each task once.
+ */
+function startJobs(app: FastifyInstance): void {
+  const every = 60_000;
+  const sweep = () =>
+    markOverdueTasks(app.db, app.engine).then(
+      (n) => n && app.log.info(`flagged ${n} overdue task(s)`),
+      (e) => app.log.warn({ err: e }, 'overdue sweep failed'),
+    );
+  const timer = setInterval(sweep, every);
+  timer.unref();
+  app.addHook('onReady', async () => void sweep());
+  app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -12,6 +12,7 @@ import { DataDirLock } from './db/lock.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
+import { seedDemoWorkflow } from './db/seed/workflow.js';
 import { StartupError } from './startup-error.js';
 import { APP_VERSION } from './version.js';
 import { ensureWebBuild, WEB_DIST } from './web-build.js';
@@ -69,8 +70,11 @@ async function run(): Promise<void> {
     db: handle.db,
     webDir: WEB_DIST,
     logger: { level: config.logLevel },
+    jobs: true,
   });
   cleanup.unshift(() => app.close());
+  // Demo cases are made through the engine, so they need the app's mail and links.
+  if (config.demoData) await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m));
   try {
     await app.listen({ port: config.http.port, host: config.http.host });
   } catch (e) {

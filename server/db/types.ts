@@ -189,6 +189,117 @@ export interface ExternalHostsTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+export interface TeamsTable {
+  id: Generated<number>;
+  entity_id: number;
+  name: string;
+  description: Generated<string>;
+  assignment: Generated<'round_robin' | 'least_loaded'>;
+  active: Generated<boolean>;
+  last_assigned_user_id: number | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface TeamMembersTable {
+  id: Generated<number>;
+  entity_id: number;
+  team_id: number;
+  user_id: number;
+  role: Generated<'leader' | 'member'>;
+  active: Generated<boolean>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface ProtocolsTable {
+  id: Generated<number>;
+  entity_id: number;
+  code: string;
+  name: string;
+  description: Generated<string>;
+  case_type: 'RADICACION_INTERNA' | 'RADICACION_PUBLICA' | 'RADICACION_AUTOMATICA';
+  public: Generated<boolean>;
+  main_form_id: number;
+  draft: ColumnType<unknown, string, string>;
+  published_version: number | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ProtocolVersionsTable {
+  id: Generated<number>;
+  entity_id: number;
+  protocol_id: number;
+  version: number;
+  definition: ColumnType<unknown, string, string>;
+  published_by: number | null;
+  published_at: ColumnType<Date, never, never>;
+}
+
+export interface CaseCountersTable {
+  project_id: number;
+  month: string;
+  last: Generated<number>;
+}
+
+export interface CasesTable {
+  id: Generated<number>;
+  entity_id: number;
+  project_id: number;
+  protocol_id: number;
+  protocol_version_id: number | null;
+  form_version_id: number;
+  owner_id: number;
+  case_type: string;
+  serial: string | null;
+  serial_month: string | null;
+  serial_seq: number | null;
+  doc_date: Date | null;
+  state: Generated<string>;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  possible_duplicated: Generated<boolean>;
+  external_ref: string | null;
+  version: Generated<number>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  closed_at: Date | null;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  entity_id: number;
+  case_id: number;
+  code: string;
+  name: string;
+  form_version_id: number | null;
+  state: string;
+  responsible_user_id: number | null;
+  responsible_team_id: number | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  expiration_days: number | null;
+  due_at: Date | null;
+  overdue: Generated<boolean>;
+  waiting_for: Generated<number>;
+  reason: string | null;
+  decided_by: number | null;
+  decided_at: Date | null;
+  version: Generated<number>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface CaseEventsTable {
+  id: Generated<number>;
+  entity_id: number;
+  case_id: number;
+  task_id: number | null;
+  user_id: number | null;
+  application_number: string | null;
+  action: string;
+  type: 'case' | 'task' | 'field';
+  detail: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -202,6 +313,14 @@ export interface Database {
   form_versions: FormVersionsTable;
   files: FilesTable;
   external_hosts: ExternalHostsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  protocols: ProtocolsTable;
+  protocol_versions: ProtocolVersionsTable;
+  case_counters: CaseCountersTable;
+  cases: CasesTable;
+  tasks: TasksTable;
+  case_events: CaseEventsTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
   acl_actions: AclActionsTable;

@@ -137,7 +137,7 @@ export const TASK_FORMS: Array<{ code: string; def: FormDefinition }> = [
         f('landlordName', 'text', 'Nombre del arrendador', 'Landlord name', { required: true, maxLength: 120 }),
         f('landlordEmail', 'email', 'Correo del arrendador', 'Landlord email', { required: true }),
         f('landlordPhone', 'phone', 'Teléfono del arrendador', 'Landlord phone'),
-        f('w9', 'file', 'Formulario W9', 'W9 form', { required: true, accept: ['pdf'], maxSizeMb: 10 }),
+        f('w9', 'file', 'Formulario W9', 'W9 form', { accept: ['pdf'], maxSizeMb: 10 }),
         f('leaseConfirmed', 'checkbox', 'El arrendador confirma el contrato', 'The landlord confirms the lease', { required: true }),
       ],
     },

@@ -69,6 +69,31 @@ export async function actorForToken(db: Db, token: string): Promise<Actor | unde
   };
 }
 
+/** The actor for a user without a session (the demo seed, jobs acting for someone). */
+export async function actorForUser(db: Db, userId: number): Promise<Actor> {
+  const row = await db
+    .selectFrom('users as u')
+    .innerJoin('entities as e', 'e.id', 'u.entity_id')
+    .innerJoin('acl_roles as r', 'r.id', 'u.role_id')
+    .where('u.id', '=', userId)
+    .select(['u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'e.docnumber', 'e.name as entity_name', 'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.super_admin'])
+    .executeTakeFirstOrThrow();
+  return {
+    userId: row.user_id,
+    entityId: row.entity_id,
+    entity: { docnumber: row.docnumber, name: row.entity_name },
+    name: row.name,
+    email: row.email,
+    role: { id: row.role_id, code: row.role_code, name: row.role_name, superAdmin: row.super_admin },
+    rules: await rulesOfRole(db, row.entity_id, row.role_id, row.super_admin),
+    language: row.language,
+    timeZone: row.time_zone,
+    sessionId: 0,
+    projectId: null,
+    idleSeconds: 0,
+  };
+}
+
 export async function rulesOfRole(db: Db, entityId: number, roleId: number, superAdmin: boolean): Promise<Map<string, Set<string>>> {
   const rows = superAdmin
     ? await db

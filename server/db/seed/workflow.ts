@@ -1,0 +1,156 @@
+import { hash } from '@node-rs/argon2';
+import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
+import { createDraft, submitCase } from '../../modules/cases/service.js';
+import { publishProtocol } from '../../modules/protocols/service.js';
+import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, lockCase, rejectTask, setCaseState } from '../../modules/workflow/engine.js';
+import { actorForUser } from '../../modules/auth/sessions.js';
+import type { Db } from '../pool.js';
+
+/**
+ * The demo's workflow: three teams, the rental-assistance protocol, and cases
+ * in every state, made through the engine as people would (not by writing
+ * rows), so what the screens show is what the product does. Idempotent: it
+ * runs only while the demo tenant has no protocol.
+ */
+export const DEMO_STAFF = [
+  { email: 'intake@demo.test', name: 'Ivan Intake', role: 'reviewer', docnumber: '1004' },
+  { email: 'payments@demo.test', name: 'Paula Payments', role: 'reviewer', docnumber: '1005' },
+] as const;
+
+export const RENTAL_PROTOCOL_CODE = 'rental-assistance';
+
+const APPLICANTS: Array<[string, string, string, number, number]> = [
+  ['María', 'Gómez', '05001', 3, 850], ['José', 'Rodríguez', '11001', 2, 1200], ['Luisa', 'Martínez', '76001', 4, 700],
+  ['Carlos', 'López', '08001', 1, 650], ['Ana', 'Hernández', '11001', 5, 1500], ['Jorge', 'Díaz', '05266', 2, 900],
+  ['Camila', 'Torres', '76520', 3, 980], ['Andrés', 'Ramírez', '25754', 2, 760], ['Valentina', 'Moreno', '08758', 6, 1350],
+  ['Felipe', 'Vargas', '05360', 1, 540], ['Daniela', 'Castro', '25899', 3, 1100], ['Santiago', 'Rojas', '11001', 4, 1720],
+];
+
+export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string) => void = () => {}): Promise<boolean> {
+  const entity = await db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirst();
+  if (!entity) return false;
+  const already = await db.selectFrom('protocols').where('entity_id', '=', entity.id).select('id').executeTakeFirst();
+  if (already) return false;
+  const entityId = entity.id;
+  const user = async (email: string) => (await db.selectFrom('users').where('email', '=', email).select('id').executeTakeFirstOrThrow()).id;
+  const form = async (code: string) => (await db.selectFrom('forms').where('entity_id', '=', entityId).where('code', '=', code).select('id').executeTakeFirstOrThrow()).id;
+
+  const reviewerRole = (await db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', 'reviewer').select('id').executeTakeFirstOrThrow()).id;
+  const passwordHash = await hash('Demo12345');
+  for (const s of DEMO_STAFF) {
+    const exists = await db.selectFrom('users').where('email', '=', s.email).select('id').executeTakeFirst();
+    if (!exists) await db.insertInto('users').values({ entity_id: entityId, email: s.email, name: s.name, docnumber: s.docnumber, role_id: reviewerRole, password_hash: passwordHash }).execute();
+  }
+  const [coordinator, reviewer, intake, payments, applicant] = await Promise.all(
+    ['coordinator@demo.test', 'reviewer@demo.test', 'intake@demo.test', 'payments@demo.test', 'applicant@demo.test'].map(user),
+  );
+
+  const team = async (name: string, assignment: 'round_robin' | 'least_loaded', members: Array<[number, 'leader' | 'member']>) => {
+    const row = await db.insertInto('teams').values({ entity_id: entityId, name, assignment, description: '' }).returning('id').executeTakeFirstOrThrow();
+    if (members.length) await db.insertInto('team_members').values(members.map(([userId, role]) => ({ entity_id: entityId, team_id: row.id, user_id: userId, role }))).execute();
+    return row.id;
+  };
+  const intakeTeam = await team('Intake', 'round_robin', [[intake, 'member'], [reviewer, 'member'], [coordinator, 'leader']]);
+  const reviewTeam = await team('Document review', 'least_loaded', [[reviewer, 'member'], [coordinator, 'leader']]);
+  const paymentsTeam = await team('Payments', 'least_loaded', [[payments, 'member'], [coordinator, 'leader']]);
+  // Nobody yet: its tasks wait unassigned until a coordinator assigns them.
+  const supervisors = await team('Supervisors', 'least_loaded', []);
+
+  const definition: ProtocolDefinition = {
+    start: ['intake'],
+    duplicateFields: ['documentType', 'documentNumber'],
+    requiredDocumentsField: null,
+    pendingColumns: { requireIncome: ['noincome_require_zipcode'], section8: 'housing_assistance', thirdParty: 'working_third_party' },
+    tasks: [
+      { code: 'intake', name: 'Intake review', name_en: 'Intake review', formId: await form('intake-review'), responsible: { kind: 'team', teamId: intakeTeam }, expirationDays: 2, join: 'any', onAccept: [{ to: 'documents' }], onReject: { notEligible: true } },
+      { code: 'documents', name: 'Document verification', formId: await form('document-verification'), responsible: { kind: 'team', teamId: reviewTeam }, expirationDays: 3, join: 'any', onAccept: [{ to: 'eligibility' }, { to: 'landlord' }], onReject: { to: 'intake' } },
+      { code: 'eligibility', name: 'Eligibility', formId: await form('eligibility'), responsible: { kind: 'team', teamId: reviewTeam }, expirationDays: 3, join: 'any', onAccept: [{ to: 'payment', when: "eligible == 'yes'" }], onReject: { notEligible: true } },
+      { code: 'landlord', name: 'Landlord verification', formId: await form('landlord-verification'), responsible: { kind: 'task', task: 'intake' }, expirationDays: 5, join: 'any', onAccept: [{ to: 'payment' }], onReject: { to: 'intake' } },
+      { code: 'payment', name: 'Payment approval', formId: await form('payment-approval'), responsible: { kind: 'team', teamId: paymentsTeam }, expirationDays: 2, join: 'all', onAccept: [{ to: 'supervisor', when: 'amount > 5000' }, { to: 'notify', when: 'amount <= 5000' }], onReject: { to: 'eligibility' } },
+      { code: 'supervisor', name: 'Supervisor approval', formId: null, responsible: { kind: 'team', teamId: supervisors }, expirationDays: 1, join: 'any', onAccept: [{ to: 'notify' }], onReject: { to: 'payment' } },
+      { code: 'notify', name: 'Notify applicant and landlord', formId: null, responsible: { kind: 'team', teamId: paymentsTeam }, expirationDays: 1, join: 'any', onAccept: [], onReject: null },
+    ],
+  };
+  const project = await db.selectFrom('projects').where('entity_id', '=', entityId).where('uid', '=', 'applications').select('id').executeTakeFirstOrThrow();
+  const protocolId = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('protocols')
+      .values({
+        entity_id: entityId,
+        code: RENTAL_PROTOCOL_CODE,
+        name: 'Rental assistance',
+        description: 'Emergency rental assistance: intake, documents, eligibility and landlord in parallel, payment, notification.',
+        case_type: 'RADICACION_PUBLICA',
+        public: true,
+        main_form_id: await form('rental-application'),
+        draft: JSON.stringify(definition),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await publishProtocol(trx, entityId, row.id, coordinator, 'en');
+    return row.id;
+  });
+
+  // People act through the engine with their own permissions.
+  const as = async (email: string) => actorForUser(db, await user(email));
+  const coord = await as('coordinator@demo.test');
+  const app = await as('applicant@demo.test');
+  const taskOf = async (caseId: number, code: string) =>
+    (await db.selectFrom('tasks').where('case_id', '=', caseId).where('code', '=', code).orderBy('id', 'desc').select('id').executeTakeFirstOrThrow()).id;
+  const data = ([first, last, city, members, rent]: (typeof APPLICANTS)[number], i: number) => ({
+    firstName: first, lastName: last, documentType: 'CC', documentNumber: String(1_000_000_000 + i * 7919), email: `${first.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')}.${i}@example.org`,
+    phone: `300${String(1_000_000 + i * 1234).slice(0, 7)}`, departamento: city.slice(0, 2), municipio: city, zipCode: `${city}`, payRent: rent,
+    householdInformation: Array.from({ length: members }, (_, m) => ({ memberName: m === 0 ? `${first} ${last}` : `Member ${m + 1}`, relationship: m === 0 ? 'self' : 'child', age: m === 0 ? 35 : 8 + m })),
+    housing_assistance: i % 3 === 0, income_required_housing_assistance: i % 3 === 0 ? 300 : undefined, working_third_party: i % 4 === 0, third_party_email: i % 4 === 0 ? 'helper@example.org' : undefined,
+    sourceSNAP: i % 2 === 0, sourceUnemployment: i % 5 === 0,
+  });
+  const open = async (i: number) => {
+    const id = await db.transaction().execute((trx) => createDraft(trx, app, { protocolId, projectId: project.id, ownerId: applicant, data: data(APPLICANTS[i], i) }));
+    await submitCase(db, env, app, id);
+    return id;
+  };
+  const accept = async (caseId: number, code: string, values: Record<string, unknown> = {}) => acceptTask(db, env, coord, await taskOf(caseId, code), { data: values });
+  const intakeOk = { complete: 'yes' };
+  const docsOk = { verified: ['lease', 'check_stubs'], allDocumentsOk: true };
+  const eligible = { eligible: 'yes', amiPercent: 45 };
+  const landlordOk = { landlordName: 'Inmobiliaria Central', landlordEmail: 'arriendos@example.org', leaseConfirmed: true };
+  const pay = (amount: number) => ({ amount, paymentMethod: 'ach', approved: true });
+
+  // Drafts: saved but not submitted.
+  for (const i of [10, 11]) await db.transaction().execute((trx) => createDraft(trx, app, { protocolId, projectId: project.id, ownerId: applicant, data: { firstName: APPLICANTS[i][0] } }));
+  const c = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => open(i)));
+  // c0: waiting at intake. c1: at document verification.
+  await accept(c[1], 'intake', intakeOk);
+  // c2: eligibility and landlord in parallel; landlord done, so payment waits BLOCKED for eligibility.
+  await accept(c[2], 'intake', intakeOk);
+  await accept(c[2], 'documents', docsOk);
+  await accept(c[2], 'landlord', landlordOk);
+  // c3: documents sent back to intake with a reason.
+  await accept(c[3], 'intake', intakeOk);
+  await rejectTask(db, env, coord, await taskOf(c[3], 'documents'), { reason: 'The lease is missing its signature page.' });
+  // c4: not eligible at intake.
+  await rejectTask(db, env, coord, await taskOf(c[4], 'intake'), { reason: 'The household lives outside the programme area.', data: { complete: 'no', missingInfo: 'Outside area' } });
+  // c5: at payment approval, overdue.
+  for (const [code, v] of [['intake', intakeOk], ['documents', docsOk], ['eligibility', eligible], ['landlord', landlordOk]] as const) await accept(c[5], code, v);
+  await db.updateTable('tasks').set({ due_at: new Date(Date.now() - 2 * 86_400_000) }).where('id', '=', await taskOf(c[5], 'payment')).execute();
+  // c6: a large payment waits for a supervisor nobody has been assigned to yet.
+  for (const [code, v] of [['intake', intakeOk], ['documents', docsOk], ['eligibility', eligible], ['landlord', landlordOk], ['payment', pay(8000)]] as const) await accept(c[6], code, v);
+  // c7: every task done; c8: done and completed; c9: inconsistent (accepted as not eligible: no way on).
+  for (const id of [c[7], c[8]]) {
+    for (const [code, v] of [['intake', intakeOk], ['documents', docsOk], ['eligibility', eligible], ['landlord', landlordOk], ['payment', pay(900)], ['notify', {}]] as const) await accept(id, code, v);
+  }
+  await db.transaction().execute(async (trx) => setCaseState(trx, await lockCase(trx, entityId, c[8]), 'complete', coord));
+  for (const [code, v] of [['intake', intakeOk], ['documents', docsOk]] as const) await accept(c[9], code, v);
+  await accept(c[9], 'eligibility', { eligible: 'no', amiPercent: 120, reason: 'Income above the limit' });
+  // c10: withdrawn by the applicant and closed by the coordinator.
+  const withdrawn = await open(10);
+  await db.transaction().execute(async (trx) => {
+    const row = await lockCase(trx, entityId, withdrawn);
+    await closeOpenTasks(trx, row, coord);
+    await setCaseState(trx, row, 'close', coord, { reason: 'Withdrawn by the applicant' });
+  });
+  // The reviewer takes one intake task over from the round-robin choice.
+  await assignTask(db, env, coord, await taskOf(c[0], 'intake'), { userId: reviewer });
+  log(`seeded the demo workflow: 4 teams, protocol '${RENTAL_PROTOCOL_CODE}', ${c.length + 1} cases and 2 drafts`);
+  return true;
+}

@@ -1,0 +1,121 @@
+/**
+ * Cases (applications): a draft holds the main form's values; submitting it
+ * checks them with the server's validator, gives the case its number
+ * (serialByMonth, unique per project and month under concurrency) and
+ * starts the protocol's first tasks through the engine, in one transaction.
+ */
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import { sql, type Transaction } from 'kysely';
+import { newApplicationsOpen } from '../../../core/dates.js';
+import type { FormDefinition } from '../../../core/forms/definition.js';
+import { validateForm } from '../../../core/forms/validator.js';
+import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
+import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { translate } from '../../i18n.js';
+import { masterOptionValues } from '../forms/options.js';
+import { audit, type CaseRow, type Doer, type EngineEnv, lockCase, startWorkflow } from '../workflow/engine.js';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+type Trx = Transaction<Database>;
+
+/** The next application number of a project's month, e.g. 2026-11-000042 (the month in the project's time zone). */
+export async function nextSerial(trx: Trx, projectId: number, timeZone: string, now = new Date()): Promise<{ serial: string; month: string; seq: number }> {
+  const month = dayjs(now).tz(timeZone).format('YYYY-MM');
+  // One statement: concurrent submissions queue on the counter row, never share a number.
+  const row = await trx
+    .insertInto('case_counters')
+    .values({ project_id: projectId, month, last: 1 })
+    .onConflict((oc) => oc.columns(['project_id', 'month']).doUpdateSet({ last: sql`case_counters.last + 1` }))
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  return { serial: `${month}-${String(row.last).padStart(6, '0')}`, month, seq: row.last };
+}
+
+export interface CreateDraftInput {
+  protocolId: number;
+  projectId: number;
+  ownerId: number;
+  data?: Record<string, unknown>;
+  externalRef?: string | null;
+}
+
+/** A draft of a case: the protocol must be published (spec: a protocol must exist before cases are created). */
+export async function createDraft(trx: Trx, doer: Doer, input: CreateDraftInput): Promise<number> {
+  const protocol = await trx
+    .selectFrom('protocols as p')
+    .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
+    .where('p.id', '=', input.protocolId)
+    .where('p.entity_id', '=', doer.entityId)
+    .select(['p.id', 'p.case_type', 'v.id as version_id', 'v.definition'])
+    .executeTakeFirst();
+  if (!protocol) throw new AppError('PROTOCOL_NOT_PUBLISHED');
+  const def = protocol.definition as ProtocolDefinition;
+  if (!def.mainFormVersionId) throw new AppError('PROTOCOL_NOT_PUBLISHED');
+  const row = await trx
+    .insertInto('cases')
+    .values({
+      entity_id: doer.entityId,
+      project_id: input.projectId,
+      protocol_id: protocol.id,
+      protocol_version_id: protocol.version_id,
+      form_version_id: def.mainFormVersionId,
+      owner_id: input.ownerId,
+      case_type: protocol.case_type,
+      data: JSON.stringify(input.data ?? {}),
+      external_ref: input.externalRef ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await audit(trx, { entityId: doer.entityId, caseId: row.id, doer, number: null, action: 'case_created', type: 'case' });
+  return row.id;
+}
+
+/** Checks the main form's values as the server gate; returns them cleaned. */
+export async function validateCaseData(trx: Trx, entityId: number, formVersionId: number, data: Record<string, unknown>, role: string | undefined, lang: 'en' | 'es'): Promise<Record<string, unknown>> {
+  const form = await trx.selectFrom('form_versions').where('id', '=', formVersionId).select('definition').executeTakeFirstOrThrow();
+  const def = form.definition as FormDefinition;
+  const result = validateForm(def, data, { role, options: await masterOptionValues(trx, entityId, def) });
+  if (!result.success) throw new AppError('VALIDATION', {}, result.issues.map((i) => ({ path: i.path, message: translate(lang, i.key, i.params) })));
+  return result.data;
+}
+
+/** Opens a draft: deadline, validation, required documents, number, start tasks. */
+export async function submitCaseInTrx(trx: Trx, env: EngineEnv, doer: Doer, caseId: number, input: { data?: Record<string, unknown>; lang?: 'en' | 'es'; now?: Date } = {}): Promise<CaseRow> {
+  const c = await lockCase(trx, doer.entityId, caseId);
+  if (c.state !== 'DRAFT') throw new AppError('INVALID_TRANSITION', { state: c.state, action: 'submit' });
+  const project = await trx.selectFrom('projects').where('id', '=', c.project_id).select(['time_zone', 'new_applications_deadline', 'allow_new_applications']).executeTakeFirstOrThrow();
+  const now = input.now ?? new Date();
+  if (!newApplicationsOpen({ newApplicationsDeadline: project.new_applications_deadline, allowNewApplications: project.allow_new_applications }, now)) {
+    throw new AppError('APPLICATIONS_CLOSED');
+  }
+  const version = await trx.selectFrom('cases').where('id', '=', c.id).select('form_version_id').executeTakeFirstOrThrow();
+  const role = 'system' in doer ? undefined : doer.role.code;
+  const data = await validateCaseData(trx, doer.entityId, version.form_version_id, input.data ?? c.data, role, input.lang ?? 'en');
+  const def = (await trx.selectFrom('protocol_versions').where('id', '=', c.protocol_version_id as number).select('definition').executeTakeFirstOrThrow()).definition as ProtocolDefinition;
+  if (def.requiredDocumentsField) {
+    const files = data[def.requiredDocumentsField];
+    if (!Array.isArray(files) || files.length === 0) throw new AppError('DOCUMENTS_REQUIRED');
+  }
+  const { serial, month, seq } = await nextSerial(trx, c.project_id, project.time_zone, now);
+  await trx
+    .updateTable('cases')
+    .set({ state: 'PENDING', serial, serial_month: month, serial_seq: seq, doc_date: now, data: JSON.stringify(data), version: sql`version + 1`, updated_at: now })
+    .where('id', '=', c.id)
+    .execute();
+  const opened: CaseRow = { ...c, state: 'PENDING', serial, data };
+  await audit(trx, { entityId: c.entity_id, caseId: c.id, doer, number: serial, action: 'case_submit', type: 'case', detail: { from: 'DRAFT', to: 'PENDING' } });
+  await startWorkflow(trx, env, doer, opened);
+  return opened;
+}
+
+export async function submitCase(db: Db, env: EngineEnv, doer: Doer, caseId: number, input: { data?: Record<string, unknown>; lang?: 'en' | 'es'; now?: Date } = {}): Promise<CaseRow> {
+  const c = await db.transaction().execute((trx) => submitCaseInTrx(trx, env, doer, caseId, input));
+  env.afterMail?.();
+  return c;
+}

@@ -1,0 +1,485 @@
+/**
+ * The task engine. Every command here is one transaction with row locks on
+ * the task and its case: the state change, the next tasks, their
+ * responsibles and due dates, the audit rows and the queued notifications
+ * commit together or not at all. Two people deciding one task: the second
+ * waits for the first's lock, then finds the task decided and gets a 409.
+ * REST routes, jobs and the seed call these same functions.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { FormDefinition } from '../../../core/forms/definition.js';
+import { compileCondition } from '../../../core/forms/expr.js';
+import { validateForm } from '../../../core/forms/validator.js';
+import { NOT_ELIGIBLE, nextCaseState, nextTaskState, OPEN_TASK_STATES, RETURN_KEY, type CaseAction, type TaskAction, type TaskState } from '../../../core/workflow/states.js';
+import { predecessors, type ProtocolDefinition, type TaskTemplate } from '../../../core/workflow/protocol.js';
+import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { translate } from '../../i18n.js';
+import type { Actor } from '../acl/policy.js';
+import { masterOptionValues } from '../forms/options.js';
+import { queueMail } from '../mail/outbox.js';
+import { assertCanAssign, assertCanDecide, assertCanRestart } from './policy.js';
+
+type Trx = Transaction<Database>;
+
+export interface EngineEnv {
+  publicUrl: string;
+  smtpConfigured: boolean;
+  /** Called after each commit: starts delivering what was queued. */
+  afterMail?: () => void;
+}
+
+export interface CaseRow {
+  id: number;
+  entity_id: number;
+  project_id: number;
+  protocol_id: number;
+  protocol_version_id: number | null;
+  owner_id: number;
+  serial: string | null;
+  state: string;
+  data: Record<string, unknown>;
+  version: number;
+}
+
+export interface TaskRow {
+  id: number;
+  entity_id: number;
+  case_id: number;
+  code: string;
+  name: string;
+  form_version_id: number | null;
+  state: string;
+  responsible_user_id: number | null;
+  responsible_team_id: number | null;
+  data: Record<string, unknown>;
+  expiration_days: number | null;
+  version: number;
+}
+
+/** Who acted: a person, or the system (jobs, imports). */
+export type Doer = Actor | { system: true; entityId: number };
+const userIdOf = (d: Doer) => ('system' in d ? null : d.userId);
+const roleOf = (d: Doer) => ('system' in d ? undefined : d.role.code);
+
+// ---------------------------------------------------------------- loading
+
+export async function lockTask(trx: Trx, entityId: number, taskId: number): Promise<TaskRow> {
+  const task = await trx
+    .selectFrom('tasks')
+    .where('id', '=', taskId)
+    .where('entity_id', '=', entityId)
+    .select(['id', 'entity_id', 'case_id', 'code', 'name', 'form_version_id', 'state', 'responsible_user_id', 'responsible_team_id', 'data', 'expiration_days', 'version'])
+    .forUpdate()
+    .executeTakeFirst();
+  if (!task) throw new AppError('NOT_FOUND');
+  return task;
+}
+
+export async function lockCase(trx: Trx, entityId: number, caseId: number): Promise<CaseRow> {
+  const c = await trx
+    .selectFrom('cases')
+    .where('id', '=', caseId)
+    .where('entity_id', '=', entityId)
+    .select(['id', 'entity_id', 'project_id', 'protocol_id', 'protocol_version_id', 'owner_id', 'serial', 'state', 'data', 'version'])
+    .forUpdate()
+    .executeTakeFirst();
+  if (!c) throw new AppError('NOT_FOUND');
+  return c;
+}
+
+async function protocolDefinition(trx: Trx, versionId: number | null): Promise<ProtocolDefinition> {
+  if (!versionId) throw new AppError('CASE_NOT_OPEN');
+  const row = await trx.selectFrom('protocol_versions').where('id', '=', versionId).select('definition').executeTakeFirstOrThrow();
+  return row.definition as ProtocolDefinition;
+}
+
+function template(def: ProtocolDefinition, code: string): TaskTemplate {
+  const t = def.tasks.find((x) => x.code === code);
+  if (!t) throw new AppError('INCONSISTENT_PROTOCOL', { code });
+  return t;
+}
+
+function transition(state: string, action: TaskAction): TaskState {
+  const next = nextTaskState(state as TaskState, action);
+  if (!next) throw new AppError('INVALID_TRANSITION', { state, action });
+  return next;
+}
+
+// ---------------------------------------------------------------- audit and mail
+
+export async function audit(
+  trx: Trx,
+  e: { entityId: number; caseId: number; taskId?: number | null; doer: Doer | null; number: string | null; action: string; type: 'case' | 'task' | 'field'; detail?: Record<string, unknown> },
+): Promise<void> {
+  await trx
+    .insertInto('case_events')
+    .values({
+      entity_id: e.entityId,
+      case_id: e.caseId,
+      task_id: e.taskId ?? null,
+      user_id: e.doer ? userIdOf(e.doer) : null,
+      application_number: e.number,
+      action: e.action,
+      type: e.type,
+      detail: JSON.stringify(e.detail ?? {}),
+    })
+    .execute();
+}
+
+async function notifyResponsible(trx: Trx, env: EngineEnv, task: { id: number; name: string; entity_id: number; responsible_user_id: number | null }, c: CaseRow, kind: 'assigned' | 'overdue'): Promise<boolean> {
+  if (!task.responsible_user_id) return false;
+  const user = await trx.selectFrom('users').where('id', '=', task.responsible_user_id).where('active', '=', true).select(['email', 'name', 'language']).executeTakeFirst();
+  if (!user) return false;
+  const params = { name: user.name, task: task.name, number: c.serial ?? `#${c.id}`, link: `${env.publicUrl}/tasks/${task.id}` };
+  await queueMail(
+    trx,
+    { entityId: task.entity_id, to: user.email, subject: translate(user.language, `mail.task.${kind}.subject`, params), text: translate(user.language, `mail.task.${kind}.body`, params) },
+    env.smtpConfigured,
+  );
+  return true;
+}
+
+// ---------------------------------------------------------------- assignment
+
+/** Who does a task: a user, a team's member (round-robin or least loaded), the case owner, or an earlier task's responsible. */
+export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate): Promise<{ userId: number | null; teamId: number | null }> {
+  const r = t.responsible;
+  if (r.kind === 'owner') return { userId: await activeUser(trx, c.entity_id, c.owner_id), teamId: null };
+  if (r.kind === 'user') return { userId: await activeUser(trx, c.entity_id, r.userId), teamId: null };
+  if (r.kind === 'task') {
+    const earlier = await trx
+      .selectFrom('tasks')
+      .where('case_id', '=', c.id)
+      .where('code', '=', r.task)
+      .orderBy('id', 'desc')
+      .select(['responsible_user_id', 'responsible_team_id'])
+      .executeTakeFirst();
+    return { userId: earlier?.responsible_user_id ?? null, teamId: earlier?.responsible_team_id ?? null };
+  }
+  return { userId: await pickTeamMember(trx, c.entity_id, r.teamId), teamId: r.teamId };
+}
+
+async function activeUser(trx: Trx, entityId: number, userId: number): Promise<number | null> {
+  const u = await trx.selectFrom('users').where('id', '=', userId).where('entity_id', '=', entityId).where('active', '=', true).where('locked', '=', false).select('id').executeTakeFirst();
+  return u?.id ?? null;
+}
+
+export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<number | null> {
+  // The team row lock serialises assignments, so round-robin never gives two tasks the same turn.
+  const team = await trx.selectFrom('teams').where('id', '=', teamId).where('entity_id', '=', entityId).where('active', '=', true).select(['assignment', 'last_assigned_user_id']).forUpdate().executeTakeFirst();
+  if (!team) return null;
+  const members = await trx
+    .selectFrom('team_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.team_id', '=', teamId)
+    .where('m.active', '=', true)
+    .where('u.active', '=', true)
+    .where('u.locked', '=', false)
+    .select(['u.id', sql<number>`(select count(*) from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING')::int`.as('load')])
+    .orderBy('u.id')
+    .execute();
+  if (members.length === 0) return null;
+  let chosen: number;
+  if (team.assignment === 'round_robin') {
+    const after = members.find((m) => team.last_assigned_user_id !== null && m.id > team.last_assigned_user_id);
+    chosen = (after ?? members[0]).id;
+  } else {
+    chosen = members.reduce((best, m) => (m.load < best.load ? m : best)).id;
+  }
+  await trx.updateTable('teams').set({ last_assigned_user_id: chosen }).where('id', '=', teamId).execute();
+  return chosen;
+}
+
+const dueDate = (days: number | null) => (days === null ? null : new Date(Date.now() + days * 86_400_000));
+
+// ---------------------------------------------------------------- creating tasks
+
+async function createTask(
+  trx: Trx,
+  env: EngineEnv,
+  doer: Doer | null,
+  c: CaseRow,
+  t: TaskTemplate,
+  options: { blocked?: boolean; data?: Record<string, unknown>; reason?: string | null; waitingFor?: number } = {},
+): Promise<{ id: number }> {
+  const who = options.blocked ? { userId: null, teamId: null } : await resolveResponsible(trx, c, t);
+  const state: TaskState = options.blocked ? 'BLOCKED' : who.userId ? 'PENDING' : 'UNASSIGNED';
+  const row = await trx
+    .insertInto('tasks')
+    .values({
+      entity_id: c.entity_id,
+      case_id: c.id,
+      code: t.code,
+      name: t.name,
+      form_version_id: t.formVersionId ?? null,
+      state,
+      responsible_user_id: who.userId,
+      responsible_team_id: who.teamId,
+      data: JSON.stringify(options.data ?? {}),
+      expiration_days: t.expirationDays,
+      due_at: state === 'PENDING' ? dueDate(t.expirationDays) : null,
+      waiting_for: options.waitingFor ?? 0,
+      reason: options.reason ?? null,
+    })
+    .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
+    .executeTakeFirstOrThrow();
+  await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer, number: c.serial, action: 'task_created', type: 'task', detail: { code: t.code, state, responsible: who.userId, team: who.teamId } });
+  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned');
+  return { id: row.id };
+}
+
+/** Opens a submitted case's workflow: its start tasks. */
+export async function startWorkflow(trx: Trx, env: EngineEnv, doer: Doer | null, c: CaseRow): Promise<number[]> {
+  const def = await protocolDefinition(trx, c.protocol_version_id);
+  const ids: number[] = [];
+  for (const code of def.start) ids.push((await createTask(trx, env, doer, c, template(def, code))).id);
+  return ids;
+}
+
+/** Follows the accept edges of a decided task: next tasks start, joins wait for all their started predecessors. */
+async function advance(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, def: ProtocolDefinition, from: TaskTemplate, values: Record<string, unknown>): Promise<number[]> {
+  if (from.onAccept.length === 0) return [];
+  const scope = { values, role: roleOf(doer) };
+  const edges = from.onAccept.filter((e) => compileCondition(e.when)(scope));
+  if (edges.length === 0) {
+    // The protocol has no way on for these values: a person must look at it.
+    await setCaseState(trx, c, 'flag', doer, { reason: 'no_transition', task: from.code });
+    return [];
+  }
+  const created: number[] = [];
+  for (const edge of edges) {
+    const next = template(def, edge.to);
+    if (next.join === 'all') {
+      const preds = predecessors(def, next.code);
+      const latest = await trx
+        .selectFrom('tasks')
+        .where('case_id', '=', c.id)
+        .where('code', 'in', preds)
+        .select(['code', 'state'])
+        .distinctOn('code')
+        .orderBy('code')
+        .orderBy('id', 'desc')
+        .execute();
+      const waiting = latest.filter((p) => p.state !== 'ACCEPTED').length;
+      const blocked = await trx.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', next.code).where('state', '=', 'BLOCKED').select('id').forUpdate().executeTakeFirst();
+      if (blocked) {
+        if (waiting === 0) await unblock(trx, env, doer, c, next, blocked.id);
+        else await trx.updateTable('tasks').set({ waiting_for: waiting }).where('id', '=', blocked.id).execute();
+        continue;
+      }
+      created.push((await createTask(trx, env, doer, c, next, { blocked: waiting > 0, waitingFor: waiting })).id);
+      continue;
+    }
+    created.push((await createTask(trx, env, doer, c, next)).id);
+  }
+  return created;
+}
+
+async function unblock(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, t: TaskTemplate, taskId: number): Promise<void> {
+  const who = await resolveResponsible(trx, c, t);
+  const state: TaskState = who.userId ? transition('BLOCKED', 'unblock') : 'UNASSIGNED';
+  const row = await trx
+    .updateTable('tasks')
+    .set({ state, waiting_for: 0, responsible_user_id: who.userId, responsible_team_id: who.teamId, due_at: who.userId ? dueDate(t.expirationDays) : null, version: sql`version + 1`, updated_at: new Date() })
+    .where('id', '=', taskId)
+    .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
+    .executeTakeFirstOrThrow();
+  await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId, doer, number: c.serial, action: 'task_unblocked', type: 'task', detail: { state } });
+  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned');
+}
+
+async function setCaseState(trx: Trx, c: CaseRow, action: CaseAction, doer: Doer | null, detail: Record<string, unknown> = {}, data?: Record<string, unknown>): Promise<void> {
+  const next = nextCaseState(c.state as never, action);
+  if (!next) throw new AppError('INVALID_TRANSITION', { state: c.state, action });
+  await trx
+    .updateTable('cases')
+    .set({ state: next, version: sql`version + 1`, updated_at: new Date(), ...(next === 'CLOSED' || next === 'REJECTED' || next === 'SUCCESS' ? { closed_at: new Date() } : {}), ...(data ? { data: JSON.stringify(data) } : {}) })
+    .where('id', '=', c.id)
+    .execute();
+  await audit(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
+  c.state = next;
+}
+
+/** Ends the open tasks of a case (it was closed, rejected, or sent back). */
+async function closeOpenTasks(trx: Trx, c: CaseRow, doer: Doer | null, except: number[] = []): Promise<void> {
+  let q = trx
+    .updateTable('tasks')
+    .set({ state: 'CLOSED', version: sql`version + 1`, updated_at: new Date() })
+    .where('case_id', '=', c.id)
+    .where('state', 'in', [...OPEN_TASK_STATES]);
+  if (except.length) q = q.where('id', 'not in', except);
+  const closed = await q.returning('id').execute();
+  for (const t of closed) await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: t.id, doer, number: c.serial, action: 'task_closed', type: 'task' });
+}
+
+// ---------------------------------------------------------------- commands
+
+async function validateTaskData(trx: Trx, entityId: number, task: TaskRow, data: Record<string, unknown>, doer: Doer, lang: 'en' | 'es'): Promise<Record<string, unknown>> {
+  if (!task.form_version_id) return {};
+  const form = await trx.selectFrom('form_versions').where('id', '=', task.form_version_id).select('definition').executeTakeFirstOrThrow();
+  const def = form.definition as FormDefinition;
+  const options = await masterOptionValues(trx, entityId, def);
+  const result = validateForm(def, data, { role: roleOf(doer), options });
+  if (!result.success) throw new AppError('VALIDATION', {}, result.issues.map((i) => ({ path: i.path, message: translate(lang, i.key, i.params) })));
+  return result.data;
+}
+
+export interface DecideInput {
+  /** The task form's values; omitted: the values saved on the task. */
+  data?: Record<string, unknown>;
+  /** The task version the person saw: a stale one is refused. */
+  version?: number;
+  lang?: 'en' | 'es';
+}
+
+export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: DecideInput = {}): Promise<{ created: number[] }> {
+  const result = await db.transaction().execute(async (trx) => {
+    const task = await lockTask(trx, actor.entityId, taskId);
+    if (!('system' in actor)) await assertCanDecide(trx, actor, task);
+    if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
+    const next = transition(task.state, 'accept');
+    const c = await lockCase(trx, actor.entityId, task.case_id);
+    if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    const data = await validateTaskData(trx, actor.entityId, task, input.data ?? task.data, actor, input.lang ?? 'en');
+    await trx
+      .updateTable('tasks')
+      .set({ state: next, data: JSON.stringify(data), decided_by: userIdOf(actor), decided_at: new Date(), version: sql`version + 1`, updated_at: new Date() })
+      .where('id', '=', task.id)
+      .execute();
+    await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_accepted', type: 'task', detail: { code: task.code } });
+    const def = await protocolDefinition(trx, c.protocol_version_id);
+    const created = await advance(trx, env, actor, c, def, template(def, task.code), { ...c.data, ...data });
+    return { created };
+  });
+  env.afterMail?.();
+  return result;
+}
+
+export interface RejectInput {
+  reason: string;
+  version?: number;
+  data?: Record<string, unknown>;
+}
+
+/** Back to a named earlier task (its data kept, the reason shown), or the end as not eligible (tarea_retorno = -1). */
+export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: RejectInput): Promise<{ created: number[]; notEligible: boolean }> {
+  const result = await db.transaction().execute(async (trx) => {
+    const task = await lockTask(trx, actor.entityId, taskId);
+    if (!('system' in actor)) await assertCanDecide(trx, actor, task);
+    if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
+    const next = transition(task.state, 'reject');
+    const c = await lockCase(trx, actor.entityId, task.case_id);
+    if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    await trx
+      .updateTable('tasks')
+      .set({ state: next, reason: input.reason, data: JSON.stringify(input.data ?? task.data), decided_by: userIdOf(actor), decided_at: new Date(), version: sql`version + 1`, updated_at: new Date() })
+      .where('id', '=', task.id)
+      .execute();
+    await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_rejected', type: 'task', detail: { code: task.code, reason: input.reason } });
+    const def = await protocolDefinition(trx, c.protocol_version_id);
+    const target = template(def, task.code).onReject;
+    if (!target || 'notEligible' in target) {
+      await closeOpenTasks(trx, c, actor);
+      await setCaseState(trx, c, 'reject', actor, { reason: input.reason, task: task.code }, { ...c.data, [RETURN_KEY]: NOT_ELIGIBLE });
+      return { created: [], notEligible: true };
+    }
+    const earlier = await trx.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', target.to).orderBy('id', 'desc').select('data').executeTakeFirst();
+    await closeOpenTasks(trx, c, actor);
+    const created = await createTask(trx, env, actor, c, template(def, target.to), { data: earlier?.data ?? {}, reason: input.reason });
+    return { created: [created.id], notEligible: false };
+  });
+  env.afterMail?.();
+  return result;
+}
+
+/** Gives a decided or flagged task back to work. */
+export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const task = await lockTask(trx, actor.entityId, taskId);
+    await assertCanRestart(trx, actor, task);
+    const next = transition(task.state, 'restart');
+    const c = await lockCase(trx, actor.entityId, task.case_id);
+    if (c.state === 'INCONSISTENCY') await setCaseState(trx, c, 'activate', actor, { reason: 'task_restarted' });
+    if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    await trx
+      .updateTable('tasks')
+      .set({ state: next, decided_by: null, decided_at: null, overdue: false, due_at: dueDate(task.expiration_days), version: sql`version + 1`, updated_at: new Date() })
+      .where('id', '=', task.id)
+      .execute();
+    await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_restarted', type: 'task', detail: { from: task.state } });
+  });
+  env.afterMail?.();
+}
+
+/** Changes who does a task: a named user of the tenant, or the next member of a team. */
+export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: number, to: { userId?: number; teamId?: number }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const task = await lockTask(trx, actor.entityId, taskId);
+    await assertCanAssign(trx, actor, task);
+    const next = transition(task.state, 'assign');
+    const c = await lockCase(trx, actor.entityId, task.case_id);
+    let userId: number | null = null;
+    let teamId: number | null = to.teamId ?? task.responsible_team_id;
+    if (to.userId !== undefined) {
+      userId = await activeUser(trx, actor.entityId, to.userId);
+      if (!userId) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
+      if (to.teamId === undefined) teamId = task.responsible_team_id;
+    } else if (to.teamId !== undefined) {
+      userId = await pickTeamMember(trx, actor.entityId, to.teamId);
+      if (!userId) throw new AppError('TEAM_EMPTY');
+    } else {
+      throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
+    }
+    if (teamId !== null) {
+      const team = await trx.selectFrom('teams').where('id', '=', teamId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+      if (!team) throw new AppError('VALIDATION', {}, [{ path: 'teamId', message: 'validation.chooseOption' }]);
+    }
+    const row = await trx
+      .updateTable('tasks')
+      .set({ state: next, responsible_user_id: userId, responsible_team_id: teamId, due_at: task.state === 'PENDING' ? undefined : dueDate(task.expiration_days), version: sql`version + 1`, updated_at: new Date() })
+      .where('id', '=', task.id)
+      .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
+      .executeTakeFirstOrThrow();
+    await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_assigned', type: 'task', detail: { from: task.responsible_user_id, to: userId, team: teamId } });
+    await notifyResponsible(trx, env, row, c, 'assigned');
+  });
+  env.afterMail?.();
+}
+
+/** Saves task form values without deciding (a draft of the task form). */
+export async function saveTaskData(db: Db, actor: Actor, taskId: number, data: Record<string, unknown>, version?: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const task = await lockTask(trx, actor.entityId, taskId);
+    await assertCanDecide(trx, actor, task);
+    if (version !== undefined && version !== task.version) throw new AppError('STALE_TASK');
+    if (!['PENDING', 'INCONSISTENCY'].includes(task.state)) throw new AppError('INVALID_TRANSITION', { state: task.state, action: 'save' });
+    const row = await trx.updateTable('tasks').set({ data: JSON.stringify(data), version: sql`version + 1`, updated_at: new Date() }).where('id', '=', task.id).returning('version').executeTakeFirstOrThrow();
+    return row.version;
+  });
+}
+
+/** The periodic sweep: pending tasks past their due date are flagged once, and their responsible reminded. */
+export async function markOverdueTasks(db: Db, env: EngineEnv, limit = 500): Promise<number> {
+  const count = await db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('tasks')
+      .set({ overdue: true, updated_at: new Date() })
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('tasks').select('id').where('state', '=', 'PENDING').where('overdue', '=', false).where('due_at', '<', new Date()).limit(limit).forUpdate().skipLocked(),
+      )
+      .returning(['id', 'name', 'entity_id', 'case_id', 'responsible_user_id'])
+      .execute();
+    for (const t of rows) {
+      const c = await trx.selectFrom('cases').where('id', '=', t.case_id).select(['id', 'entity_id', 'project_id', 'protocol_id', 'protocol_version_id', 'owner_id', 'serial', 'state', 'data', 'version']).executeTakeFirstOrThrow();
+      await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_overdue', type: 'task' });
+      await notifyResponsible(trx, env, t, c, 'overdue');
+    }
+    return rows.length;
+  });
+  if (count) env.afterMail?.();
+  return count;
+}
+
+export { closeOpenTasks, setCaseState };
