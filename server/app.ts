@@ -24,6 +24,8 @@ import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
 import { formRoutes } from './modules/forms/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { teamRoutes } from './modules/teams/routes.js';
+import { taskRoutes } from './modules/tasks/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
 import { APP_VERSION } from './version.js';
@@ -117,6 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(masterRoutes);
   await app.register(formRoutes);
   await app.register(fileRoutes);
+  await app.register(teamRoutes);
+  await app.register(taskRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {

@@ -6,6 +6,7 @@ import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { type Db, openDb } from '../../server/db/pool.js';
 import { seedDemo } from '../../server/db/seed/demo.js';
+import { seedDemoWorkflow } from '../../server/db/seed/workflow.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -38,13 +39,14 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 /** An app on a fresh database. */
-export async function createTestApp(options: { webDir?: string; demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
   if (options.demo) await seedDemo(handle.db);
   const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
   const app = await buildApp({ config, db: handle.db, webDir: options.webDir });
   await app.ready();
+  if (options.workflow) await seedDemoWorkflow(handle.db, app.engine);
   return {
     app,
     db: handle.db,

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+
+let t: TestApp;
+let coordinator: { sid: string };
+let reviewer: { sid: string };
+let payments: { sid: string };
+let applicant: { sid: string };
+let other: { sid: string };
+beforeAll(async () => {
+  t = await createTestApp({ demo: true, workflow: true });
+  [coordinator, reviewer, payments, applicant, other] = await Promise.all(
+    ['coordinator@demo.test', 'reviewer@demo.test', 'payments@demo.test', 'applicant@demo.test', 'admin@other.test'].map((e) => login(t, e)),
+  );
+});
+afterAll(() => t.close());
+
+type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
+type List<T> = { items: T[]; total: number };
+type Task = { id: number; code: string; state: string; caseId: number; caseNumber: string; responsibleName: string | null; actions?: string[] };
+const req = (method: string, url: string, who: { sid: string }, payload?: unknown, lang = 'en') =>
+  t.request({ method: method as 'GET', url, cookies: { ...who, lang }, payload: payload as string });
+const pendingIntake = async () => (await req('GET', '/api/tasks?state=PENDING&search=Intake&limit=100', coordinator)).json<List<Task>>().items.filter((x) => x.code === 'intake');
+
+describe('task lists', () => {
+  it('filter all tasks by state and protocol', async () => {
+    const blocked = (await req('GET', '/api/tasks?state=BLOCKED', coordinator)).json<List<Task>>();
+    expect(blocked.total).toBe(1);
+    expect(blocked.items[0]).toMatchObject({ code: 'payment', state: 'BLOCKED', responsibleName: null });
+    const several = (await req('GET', '/api/tasks?state=BLOCKED&state=UNASSIGNED', coordinator)).json<List<Task>>();
+    expect(several.items.map((x) => x.state).sort()).toEqual(['BLOCKED', 'UNASSIGNED']);
+    expect((await req('GET', '/api/tasks?state=NOPE', coordinator)).statusCode).toBe(400);
+  });
+
+  it("show my pending tasks with the spec's columns", async () => {
+    const res = (await req('GET', '/api/tasks/pending', reviewer)).json<List<Task & { section8: boolean; thirdParty: boolean; requireIncome: boolean; possibleDuplicated: boolean }>>();
+    expect(res.total).toBeGreaterThan(0);
+    expect(res.items[0]).toHaveProperty('section8');
+    expect(res.items[0]).toHaveProperty('thirdParty');
+    expect(res.items[0].actions).toEqual(['accept', 'reject']);
+    // The applicant has no task list.
+    expect((await req('GET', '/api/tasks/pending', applicant)).statusCode).toBe(403);
+  });
+});
+
+describe('one task', () => {
+  it('tells the actions this user may take, and its next tasks', async () => {
+    const task = (await pendingIntake())[0];
+    const mine = (await req('GET', `/api/tasks/${task.id}`, coordinator)).json<{ actions: string[]; next: Array<{ code: string }>; form: unknown; case: { number: string } }>();
+    expect(mine.actions).toEqual(expect.arrayContaining(['accept', 'reject', 'assign', 'save']));
+    expect(mine.next.map((n) => n.code)).toEqual(['documents']);
+    expect(mine.form).not.toBeNull();
+    expect(mine.case.number).toBe(task.caseNumber);
+    const stranger = (await req('GET', `/api/tasks/${task.id}`, payments)).json<{ actions: string[] }>();
+    expect(stranger.actions).toEqual([]);
+  });
+
+  it("refuses someone who is neither responsible nor in its team, in both languages", async () => {
+    const task = (await pendingIntake())[0];
+    const en = await req('POST', `/api/tasks/${task.id}/accept`, payments, { data: { complete: 'yes' } });
+    expect(en.statusCode).toBe(403);
+    expect(en.json<Err>().error.message).toBe('You cannot accept or reject this task.');
+    const es = await req('POST', `/api/tasks/${task.id}/reject`, payments, { reason: 'x' }, 'es');
+    expect(es.json<Err>().error.message).toBe('No puede aceptar ni rechazar esta tarea.');
+  });
+
+  it('refuses an invalid form with the field messages, and a foreign tenant with 404', async () => {
+    const task = (await pendingIntake())[0];
+    const bad = await req('POST', `/api/tasks/${task.id}/accept`, coordinator, { data: { complete: 'no' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<Err>().error.details).toEqual([{ path: 'missingInfo', message: 'This field is required' }]);
+    expect((await req('GET', `/api/tasks/${task.id}`, other)).statusCode).toBe(404);
+    expect((await req('POST', `/api/tasks/${task.id}/accept`, other, { data: { complete: 'yes' } })).statusCode).toBe(404);
+  });
+
+  it('gives exactly one of 20 simultaneous accepts the task; the others get a clear 409', async () => {
+    const task = (await pendingIntake())[0];
+    const results = await Promise.all(Array.from({ length: 20 }, () => req('POST', `/api/tasks/${task.id}/accept`, coordinator, { data: { complete: 'yes' } })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    const conflicts = results.filter((r) => r.statusCode === 409);
+    expect(conflicts).toHaveLength(19);
+    expect(conflicts[0].json<Err>().error.message).toMatch(/someone else may have decided it already/);
+  });
+
+  it('needs a reason to reject, and refuses a stale version', async () => {
+    const task = (await pendingIntake())[0];
+    const noReason = await req('POST', `/api/tasks/${task.id}/reject`, coordinator, { reason: '  ' });
+    expect(noReason.json<Err>().error.details?.[0]).toEqual({ path: 'reason', message: 'This field is required' });
+    const detail = (await req('GET', `/api/tasks/${task.id}`, coordinator)).json<{ version: number }>();
+    const stale = await req('POST', `/api/tasks/${task.id}/accept`, coordinator, { data: { complete: 'yes' }, version: detail.version + 5 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<Err>().error.code).toBe('STALE_TASK');
+  });
+});
+
+describe('administration', () => {
+  it('restarts in bulk and reports what could not be done', async () => {
+    const accepted = (await req('GET', '/api/tasks?state=ACCEPTED&limit=2', coordinator)).json<List<Task>>().items.map((x) => x.id);
+    const pending = (await pendingIntake())[0].id;
+    const res = await req('POST', '/api/tasks/bulk/restart', coordinator, { ids: [...accepted, pending] });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ done: number[]; failed: Array<{ id: number; message: string }> }>();
+    expect(body.failed.map((f) => f.id)).toContain(pending);
+    expect(body.done.length).toBeGreaterThanOrEqual(1);
+    expect((await req('POST', '/api/tasks/bulk/restart', reviewer, { ids: accepted })).statusCode).toBe(403);
+  });
+
+  it('shows the tasks of a case as a timeline', async () => {
+    const task = (await req('GET', '/api/tasks?state=REJECTED&limit=1', coordinator)).json<List<Task>>().items[0];
+    const res = (await req('GET', `/api/cases/${task.caseId}/timeline`, coordinator)).json<{ tasks: Array<{ code: string; state: string; reason: string | null }> }>();
+    expect(res.tasks.length).toBeGreaterThan(1);
+    expect(res.tasks.some((x) => x.reason)).toBe(true);
+  });
+});
