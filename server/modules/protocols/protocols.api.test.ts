@@ -43,7 +43,7 @@ describe('protocols', () => {
   it('publish a frozen version: running cases keep theirs, new cases get the new one', async () => {
     const p = await rental();
     const before = (await req('GET', `/api/protocols/${p.id}`, coordinator)).json<Detail & { name: string; description: string; caseType: string; public: boolean; mainFormId: number }>();
-    const edited = structuredClone(before.definition) as { tasks: Array<{ code: string; name: string }> };
+    const edited = structuredClone(before.definition) as unknown as { tasks: Array<{ code: string; name: string }> };
     edited.tasks[0].name = 'Intake review (v2)';
     const saved = await req('PUT', `/api/protocols/${p.id}`, coordinator, { code: before.code, name: before.name, description: before.description, caseType: before.caseType, public: before.public, mainFormId: before.mainFormId, definition: edited });
     expect(saved.json<Detail>().changedSincePublished).toBe(true);

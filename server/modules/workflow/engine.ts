@@ -89,9 +89,16 @@ export async function lockCase(trx: Trx, entityId: number, caseId: number): Prom
   return c;
 }
 
+// Published protocol versions never change: keep the parsed ones.
+const protocolCache = new Map<number, ProtocolDefinition>();
+
 async function protocolDefinition(trx: Trx, versionId: number | null): Promise<ProtocolDefinition> {
   if (!versionId) throw new AppError('CASE_NOT_OPEN');
+  const cached = protocolCache.get(versionId);
+  if (cached) return cached;
   const row = await trx.selectFrom('protocol_versions').where('id', '=', versionId).select('definition').executeTakeFirstOrThrow();
+  if (protocolCache.size > 1000) protocolCache.clear();
+  protocolCache.set(versionId, row.definition as ProtocolDefinition);
   return row.definition as ProtocolDefinition;
 }
 
@@ -167,8 +174,7 @@ async function activeUser(trx: Trx, entityId: number, userId: number): Promise<n
 }
 
 export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<number | null> {
-  // The team row lock serialises assignments, so round-robin never gives two tasks the same turn.
-  const team = await trx.selectFrom('teams').where('id', '=', teamId).where('entity_id', '=', entityId).where('active', '=', true).select(['assignment', 'last_assigned_user_id']).forUpdate().executeTakeFirst();
+  const team = await trx.selectFrom('teams').where('id', '=', teamId).where('entity_id', '=', entityId).where('active', '=', true).select(['assignment', 'last_assigned_user_id']).executeTakeFirst();
   if (!team) return null;
   const members = await trx
     .selectFrom('team_members as m')
@@ -181,15 +187,17 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
     .orderBy('u.id')
     .execute();
   if (members.length === 0) return null;
-  let chosen: number;
-  if (team.assignment === 'round_robin') {
-    const after = members.find((m) => team.last_assigned_user_id !== null && m.id > team.last_assigned_user_id);
-    chosen = (after ?? members[0]).id;
-  } else {
-    chosen = members.reduce((best, m) => (m.load < best.load ? m : best)).id;
-  }
-  await trx.updateTable('teams').set({ last_assigned_user_id: chosen }).where('id', '=', teamId).execute();
-  return chosen;
+  if (team.assignment === 'least_loaded') return members.reduce((best, m) => (m.load < best.load ? m : best)).id;
+  // Round-robin: move the team's cursor in one atomic statement. No lock is held to the end
+  // of the transaction, so assignments to one team do not queue behind each other.
+  const ids = members.map((m) => m.id);
+  const moved = await sql<{ last_assigned_user_id: number }>`
+    update teams set last_assigned_user_id = coalesce(
+      (select min(x) from unnest(${ids}::bigint[]) x where x > coalesce(teams.last_assigned_user_id, 0)),
+      ${ids[0]}::bigint)
+    where id = ${teamId}
+    returning last_assigned_user_id`.execute(trx);
+  return moved.rows[0]?.last_assigned_user_id ?? ids[0];
 }
 
 const dueDate = (days: number | null) => (days === null ? null : new Date(Date.now() + days * 86_400_000));
@@ -316,10 +324,22 @@ async function closeOpenTasks(trx: Trx, c: CaseRow, doer: Doer | null, except: n
 
 // ---------------------------------------------------------------- commands
 
+// A task's form version is in use, so it never changes either.
+const formCache = new Map<number, FormDefinition>();
+
+async function taskForm(trx: Trx, versionId: number): Promise<FormDefinition> {
+  const cached = formCache.get(versionId);
+  if (cached) return cached;
+  const form = await trx.selectFrom('form_versions').where('id', '=', versionId).where('in_use', '=', true).select('definition').executeTakeFirst();
+  if (!form) return (await trx.selectFrom('form_versions').where('id', '=', versionId).select('definition').executeTakeFirstOrThrow()).definition as FormDefinition;
+  if (formCache.size > 1000) formCache.clear();
+  formCache.set(versionId, form.definition as FormDefinition);
+  return form.definition as FormDefinition;
+}
+
 async function validateTaskData(trx: Trx, entityId: number, task: TaskRow, data: Record<string, unknown>, doer: Doer, lang: 'en' | 'es'): Promise<Record<string, unknown>> {
   if (!task.form_version_id) return {};
-  const form = await trx.selectFrom('form_versions').where('id', '=', task.form_version_id).select('definition').executeTakeFirstOrThrow();
-  const def = form.definition as FormDefinition;
+  const def = await taskForm(trx, task.form_version_id);
   const options = await masterOptionValues(trx, entityId, def);
   const result = validateForm(def, data, { role: roleOf(doer), options });
   if (!result.success) throw new AppError('VALIDATION', {}, result.issues.map((i) => ({ path: i.path, message: translate(lang, i.key, i.params) })));
