@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's Chromium with the flags this machine needs (DESIGN.md). */
@@ -15,10 +15,36 @@ export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
 /** A browser context in one language, as a person with that browser setting would arrive. */
-export async function newContext(browser: Browser, lang: 'en' | 'es', viewport = DESKTOP): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport, locale: lang === 'es' ? 'es-CO' : 'en-US', baseURL: baseUrl() });
+export async function newContext(browser: Browser, lang: 'en' | 'es', viewport = DESKTOP, base = baseUrl()): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport, locale: lang === 'es' ? 'es-CO' : 'en-US', baseURL: base });
   await ctx.addInitScript((l) => {
     if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', l);
   }, lang);
   return ctx;
 }
+
+/** The password of every demo login (DESIGN.md "Demo data"). */
+export const DEMO_PASSWORD = 'Demo12345';
+
+/**
+ * Signs in through the sign-in page as a person would, in whatever language
+ * the page shows, and waits until the app has left /login.
+ */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, path = '/login'): Promise<void> {
+  await page.goto(path);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** A context (its own cookies) already signed in as `email`, through the API, for pages a test only visits. */
+export async function signedInContext(browser: Browser, email: string, lang: 'en' | 'es' = 'en', viewport = DESKTOP, password = DEMO_PASSWORD) {
+  const ctx = await newContext(browser, lang, viewport);
+  const response = await ctx.request.post('/api/auth/login', { data: { email, password } });
+  if (!response.ok()) throw new Error(`sign-in of ${email} failed: ${response.status()} ${await response.text()}`);
+  return ctx;
+}
+
+/** A value no other run or test has used (e-mails, codes). */
+export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;

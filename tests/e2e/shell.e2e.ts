@@ -1,12 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE } from './browser.js';
+import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signIn } from './browser.js';
 
 /**
  * The application shell as a newcomer meets it: the default project's
  * branding, the menu, the footer, both languages, phone and desktop, the 404
  * page, a configuration that fails to load, and a new version being served.
+ * Pages of the default layout need a session since sign-in exists: those
+ * tests sign in first (as the super-admin, who sees the whole menu).
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -14,9 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function open(lang: 'en' | 'es', path: string, viewport = DESKTOP): Promise<Page> {
+/** Signs in as `email` (the super-admin by default) through the sign-in page, then opens `path`. */
+async function openSignedIn(lang: 'en' | 'es', path: string, viewport = DESKTOP, email = 'admin@demo.test'): Promise<Page> {
   const ctx = await newContext(browser, lang, viewport);
   const page = await ctx.newPage();
+  await signIn(page, email);
   await page.goto(path);
   return page;
 }
@@ -28,7 +32,7 @@ async function seriousA11yViolations(page: Page) {
 
 describe('the shell', () => {
   it('shows the default project, the menu, the support line and the footer in English', async () => {
-    const page = await open('en', '/home');
+    const page = await openSignedIn('en', '/home');
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
     expect(await page.title()).toBe('Rental Assistance Program');
     await expect.poll(() => page.getByRole('banner').textContent()).toContain('Rental Assistance Program');
@@ -47,7 +51,7 @@ describe('the shell', () => {
   });
 
   it('switches to Spanish and keeps it after a reload', async () => {
-    const page = await open('en', '/home');
+    const page = await openSignedIn('en', '/home');
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
     await page.getByRole('button', { name: 'Español' }).click();
     await page.getByRole('heading', { name: /^Bienvenido/ }).waitFor();
@@ -63,7 +67,7 @@ describe('the shell', () => {
 
   it('fits a phone: size class xs, no sideways scrolling, the menu behind a button', async () => {
     for (const lang of ['en', 'es'] as const) {
-      const page = await open(lang, '/home', PHONE);
+      const page = await openSignedIn(lang, '/home', PHONE);
       await page.getByRole('heading', { level: 1 }).waitFor();
       expect(await page.getByTestId('size-class').textContent()).toBe('xs');
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -74,10 +78,14 @@ describe('the shell', () => {
     }
   });
 
+  // Signed in as the other tenant's admin: a user is shown their own tenant's project.
   it('brands the page from the project named in the projectid cookie', async () => {
     const ctx = await newContext(browser, 'en');
     await ctx.addCookies([{ name: 'projectid', value: 'other', url: baseUrl() }]);
     const page = await ctx.newPage();
+    await page.goto('/login');
+    await expect.poll(() => page.title()).toBe('Title Clearance Office');
+    await signIn(page, 'admin@other.test');
     await page.goto('/home');
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.title()).toBe('Title Clearance Office');
@@ -92,7 +100,8 @@ describe('the 404 page', () => {
     ['en', 'Page not found', 'This page could not be found'],
     ['es', 'Página no encontrada', 'No se pudo encontrar esta página'],
   ] as const)('answers an unknown route in %s', async (lang, title, text) => {
-    const page = await open(lang, '/no/such/page');
+    // Signed in, so that the way home leads to the home page rather than to sign-in.
+    const page = await openSignedIn(lang, '/no/such/page');
     await page.getByRole('heading', { name: title }).waitFor();
     expect(await page.getByText(text).isVisible()).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -115,6 +124,7 @@ describe('loading the project configuration', () => {
   it("shows 'loading project' first, then a dialog with a retry when the configuration fails", async () => {
     const ctx = await newContext(browser, 'en');
     const page = await ctx.newPage();
+    await signIn(page, 'admin@demo.test');
     let fail = true;
     let release: () => void = () => {};
     const held = new Promise<void>((r) => {
@@ -142,6 +152,7 @@ describe('a new version', () => {
   it('reloads the page once when the server answers with another version, and not again within a minute', async () => {
     const ctx = await newContext(browser, 'en');
     const page = await ctx.newPage();
+    await signIn(page, 'admin@demo.test');
     await page.goto('/home');
     await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
     let loads = 0;

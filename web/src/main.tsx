@@ -1,4 +1,4 @@
-import './i18n/index.js';
+import { i18nReady } from './i18n/index.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
@@ -8,8 +8,12 @@ import { createAppRouter } from './app/router.js';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App router={createAppRouter()} queryClient={createQueryClient()} />
-  </StrictMode>,
-);
+const mount = root;
+// A Spanish page waits for its texts (a separate file) rather than flashing English.
+void i18nReady.finally(() => {
+  createRoot(mount).render(
+    <StrictMode>
+      <App router={createAppRouter()} queryClient={createQueryClient()} />
+    </StrictMode>,
+  );
+});

@@ -135,6 +135,15 @@ describe('catalogue administration', () => {
     expect((await get('/api/acl/modules', reviewer)).statusCode).toBe(403);
   });
 
+  it('lets someone who only holds acl_reglas list the roles to edit', async () => {
+    const entity = await makeEntity(t.db);
+    await makeUser(t.db, entity.id, { role: 'rules-only', rules: { acl_reglas: ['show', 'update'] }, email: `ro-${entity.id}@example.test` });
+    const who = await login(t, `ro-${entity.id}@example.test`, 'Passw0rd1');
+    expect((await get('/api/acl/roles', who)).statusCode).toBe(403);
+    const roles = (await get('/api/acl/rules/roles', who)).json<Array<{ code: string }>>();
+    expect(roles.map((r) => r.code)).toEqual(expect.arrayContaining(['super-admin', 'invitado', 'rules-only']));
+  });
+
   it('refuses rules naming unknown modules or actions, changing nothing', async () => {
     const id = (await get('/api/acl/roles?search=reviewer', admin)).json<List<{ id: number }>>().items[0].id;
     const before = (await get(`/api/acl/roles/${id}/rules`, admin)).json();

@@ -176,6 +176,15 @@ export const aclRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get(
+    '/api/acl/rules/roles',
+    {
+      config: { access: { target: 'acl_reglas', action: 'show' } },
+      schema: { tags: ['acl'], summary: 'The roles whose rules can be edited', response: { 200: z.array(z.object({ id: z.number(), code: z.string(), name: z.string() })) } },
+    },
+    async (request) => app.db.selectFrom('acl_roles').where('entity_id', '=', actorOf(request).entityId).select(['id', 'code', 'name']).orderBy('name').execute(),
+  );
+
+  app.get(
     '/api/acl/roles/:id/rules',
     { config: { access: { target: 'acl_reglas', action: 'show' } }, schema: { tags: ['acl'], summary: 'The rules of a role: module -> actions', params: idParams, response: { 200: rulesView } } },
     async (request) => rulesOf(actorOf(request).entityId, request.params.id),

@@ -53,7 +53,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   }
 
-  const loginLimit = { max: 60, timeWindow: '1 minute' };
+  // Brute force is stopped by the failure throttle (throttle.ts); this only caps request floods.
+  const loginLimit = { max: 120, timeWindow: '1 minute' };
 
   app.post(
     '/api/auth/login',

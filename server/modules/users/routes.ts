@@ -116,7 +116,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { search, sortBy = 'locked_at', descending = true, page, limit } = request.query;
       let q = selectUsers(app.db, actor.entityId).where('u.locked', '=', true);
-      if (search) q = q.where((eb) => eb.or([eb('u.name', 'ilike', containsPattern(search)), eb('u.email', 'ilike', containsPattern(search))]));
+      if (search) {
+        const p = containsPattern(search);
+        q = q.where((eb) => eb.or([eb('u.name', 'ilike', p), eb('u.email', 'ilike', p), eb('u.docnumber', 'ilike', p)]));
+      }
       q = q.orderBy(`u.${sortBy}` as 'u.name', descending ? 'desc' : 'asc').orderBy('u.id');
       const { rows, total } = await paginate(q, { page, limit });
       return { items: rows.map(view), total };

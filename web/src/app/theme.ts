@@ -1,5 +1,5 @@
 import { esES } from '@mui/material/locale';
-import { createTheme, type Theme } from '@mui/material/styles';
+import { alpha, createTheme, darken, getContrastRatio, type Theme, type ThemeOptions } from '@mui/material/styles';
 import type { ProjectSettings } from '../../../core/project.js';
 import type { Language } from '../i18n/index.js';
 
@@ -15,7 +15,24 @@ declare module '@mui/material/styles' {
 /** The spec's size classes, in exact pixels. */
 export const BREAKPOINTS = { xs: 0, sm: 600, md: 960, lg: 1264, xl: 1904 } as const;
 
+/** WCAG AA for normal text. */
+const TEXT_CONTRAST = 4.5;
+
+/**
+ * The shade of `color` to use for text on `background`: the colour itself if
+ * it reads well enough, else darkened step by step until it does.
+ */
+export function readableOn(color: string, background = '#fff'): string {
+  let shade = color;
+  for (let step = 1; step <= 10 && getContrastRatio(shade, background) < TEXT_CONTRAST; step++) {
+    shade = darken(color, step / 10);
+  }
+  return shade;
+}
+
 export function createAppTheme(colors: ProjectSettings['colors'], language: Language): Theme {
+  // Links, focused labels and text buttons draw the primary colour as text on white.
+  const primaryText = readableOn(colors.primary);
   const base = createTheme({
     breakpoints: { values: BREAKPOINTS },
     palette: {
@@ -30,7 +47,31 @@ export function createAppTheme(colors: ProjectSettings['colors'], language: Lang
   return createTheme(
     base,
     { palette: { accent: base.palette.augmentColor({ color: { main: colors.accent }, name: 'accent' }) } },
+    { components: readablePrimaryText(primaryText) },
     // MUI's own texts (pagination, close buttons) follow the page language; English is MUI's default.
     ...(language === 'es' ? [esES] : []),
   );
+}
+
+/** Where MUI draws the primary colour as text, it uses the readable shade instead. */
+function readablePrimaryText(primaryText: string): ThemeOptions['components'] {
+  return {
+    MuiLink: {
+      styleOverrides: {
+        root: ({ ownerState }) =>
+          (ownerState.color ?? 'primary') === 'primary'
+            ? { color: primaryText, textDecorationColor: alpha(primaryText, 0.4) }
+            : {},
+      },
+    },
+    MuiFormLabel: {
+      styleOverrides: { root: { '&.Mui-focused:not(.Mui-error)': { color: primaryText } } },
+    },
+    MuiButton: {
+      styleOverrides: {
+        root: ({ ownerState }) =>
+          ownerState.variant !== 'contained' && (ownerState.color ?? 'primary') === 'primary' ? { color: primaryText } : {},
+      },
+    },
+  };
 }

@@ -1,8 +1,7 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readCookie, writeCookie } from '../lib/cookies.js';
 import en from './en.json' with { type: 'json' };
-import es from './es.json' with { type: 'json' };
 
 export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -51,19 +50,44 @@ i18n.on('languageChanged', (language) => {
   document.documentElement.lang = language;
 });
 
+/**
+ * English (the default and the fallback) ships with the page; Spanish loads
+ * the first time it is needed, which keeps it out of the first bundle.
+ * `changeLanguage` waits for it.
+ */
+const lazyTranslations: BackendModule = {
+  type: 'backend',
+  init: () => {},
+  read: (language, _namespace, callback) => {
+    if (language === 'es') {
+      import('./es.json').then(
+        (module) => callback(null, module.default),
+        (error: Error) => callback(error, false),
+      );
+    } else {
+      callback(null, language === 'en' ? en : {});
+    }
+  },
+};
+
 const initialLanguage = detectLanguage();
 // Keep the server's messages in the language the page shows, even when the
 // choice came from storage or the browser rather than the cookie.
 if (readCookie(COOKIE_NAME) !== initialLanguage) writeCookie(COOKIE_NAME, initialLanguage, ONE_YEAR_SECONDS);
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, es: { translation: es } },
-  lng: initialLanguage,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: LANGUAGES,
-  // Resources are bundled: initialise synchronously so the first render is translated.
-  initAsync: false,
-  interpolation: { escapeValue: false },
-});
+/** Resolves once the page language's texts are there; the first render waits for it. */
+export const i18nReady: Promise<unknown> = i18n
+  .use(lazyTranslations)
+  .use(initReactI18next)
+  .init({
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
+    lng: initialLanguage,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: LANGUAGES,
+    // English is bundled: initialise synchronously so that an English first render is translated at once.
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
 
 export default i18n;

@@ -5,16 +5,24 @@ import { reloadForNewVersion } from './reload.js';
 
 export type ApiErrorCode = ErrorCode | 'NETWORK';
 
-/** Any failed call: `message` is ready to show to the user. */
+/** One invalid value named by the server: `path` is the field (`granted.wf_casos`), `message` is translated. */
+export interface ApiErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** Any failed call: `message` is ready to show to the user; `details` name the fields at fault. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
+  readonly details: readonly ApiErrorDetail[];
 
-  constructor(status: number, code: ApiErrorCode, message: string) {
+  constructor(status: number, code: ApiErrorCode, message: string, details: readonly ApiErrorDetail[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -65,10 +73,17 @@ async function readJson(response: Response): Promise<unknown> {
 
 function toApiError(status: number, payload: unknown): ApiError {
   if (!isErrorBody(payload)) return new ApiError(status, 'INTERNAL', i18n.t(errorCatalog.INTERNAL.key));
-  const { code, message } = payload.error;
+  const { code, message, details } = payload.error;
   if (code === 'VERSION_MISMATCH') reloadForNewVersion();
   const fallback = code in errorCatalog ? i18n.t(errorCatalog[code].key) : i18n.t(errorCatalog.INTERNAL.key);
-  return new ApiError(status, code, message || fallback);
+  return new ApiError(status, code, message || fallback, readDetails(details));
+}
+
+function readDetails(details: unknown): ApiErrorDetail[] {
+  if (!Array.isArray(details)) return [];
+  return details.filter(
+    (d): d is ApiErrorDetail => !!d && typeof d === 'object' && typeof d.path === 'string' && typeof d.message === 'string',
+  );
 }
 
 /** What to tell the user about any thrown value. */

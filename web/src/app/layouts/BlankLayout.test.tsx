@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { setLanguage } from '../../i18n/index.js';
 import { reloadPage } from '../../lib/browser.js';
 import { writeCookie } from '../../lib/cookies.js';
-import { jsonResponse, mockFetch, mockSettingsFetch, renderApp, settingsFixture } from '../../test/utils.js';
+import { jsonResponse, mockFetch, mockSettingsFetch, renderApp, sessionFixture, settingsFixture } from '../../test/utils.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
@@ -14,7 +14,10 @@ describe('BlankLayout', () => {
 
   test('shows the loading text until the settings arrive', async () => {
     let answer: (response: Response) => void = () => {};
-    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    // The settings are held back; the session (asked for once they arrive) answers at once.
+    mockFetch((url) =>
+      url.endsWith('/settings') ? new Promise<Response>((resolve) => (answer = resolve)) : jsonResponse(sessionFixture),
+    );
     renderApp('/home');
     expect(screen.getByTestId('loading-project')).toHaveTextContent('Loading project...');
     answer(jsonResponse(settingsFixture));

@@ -79,13 +79,29 @@ describe('DefaultLayout frame', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  // Exit used to restart the app (goTo('/')) while sign-in did not exist; it now ends the session on the server.
   test('the user menu names the user and Exit leaves through the session', async () => {
-    await renderHome(1280);
+    setScreenWidth(1280);
+    const fetchMock = mockSettingsFetch();
+    const { router } = renderApp('/home');
+    await screen.findByRole('heading', { name: 'Welcome, Demo Coordinator' });
     fireEvent.click(screen.getByRole('button', { name: 'Account' }));
     const menu = await screen.findByRole('menu');
     expect(menu).toHaveTextContent('Demo Coordinator');
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Exit' }));
-    expect(goTo).toHaveBeenCalledWith('/');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith('/api/auth/logout', expect.objectContaining({ method: 'POST' }));
+    // Leaving on purpose: no page to come back to.
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toBe('');
+    expect(goTo).not.toHaveBeenCalled();
+  });
+
+  test('the user menu links to the profile', async () => {
+    const { router } = await renderHome(1280);
+    fireEvent.click(screen.getByRole('button', { name: 'Account' }));
+    fireEvent.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Profile' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
   });
 
   test('the top-bar language switch translates the shell and remembers the choice', async () => {

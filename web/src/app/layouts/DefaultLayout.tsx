@@ -1,60 +1,32 @@
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
-import Toolbar from '@mui/material/Toolbar';
-import { useId, useState } from 'react';
+import CircularProgress from '@mui/material/CircularProgress';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
-import { useSizeClass } from '../useSizeClass.js';
-import { AppFooter } from './AppFooter.js';
-import { SideNav } from './SideNav.js';
-import { TopBar } from './TopBar.js';
+import { lazyPage } from '../../lib/lazyPage.js';
+import { RequireSession } from '../session/RequireSession.js';
 
-const MAIN_ID = 'main-content';
+/**
+ * The frame (top bar, menu, footer) loads with the first signed-in page, not
+ * with the sign-in page: a visitor who is not signed in never needs it.
+ */
+const SignedInFrame = lazyPage(() => import('./SignedInFrame.js'));
 
-/** The signed-in frame: top bar, side menu, the page and a footer. */
+/** The layout of every page that needs a session: without one the user goes to /login. */
 export function DefaultLayout() {
-  const sizeClass = useSizeClass();
-  const docked = sizeClass !== 'xs' && sizeClass !== 'sm';
-  const menuId = useId();
-  // Docked, the menu starts open; on phones it starts closed. Each keeps its own state.
-  const [dockedOpen, setDockedOpen] = useState(true);
-  const [phoneOpen, setPhoneOpen] = useState(false);
-  const open = docked ? dockedOpen : phoneOpen;
-  const toggle = () => (docked ? setDockedOpen(!dockedOpen) : setPhoneOpen(!phoneOpen));
-
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <SkipLink />
-      <TopBar aboveMenu={docked} menuOpen={open} menuId={menuId} onToggleMenu={toggle} />
-      <SideNav id={menuId} open={open} docked={docked} onClose={() => setPhoneOpen(false)} />
-      <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-        <Toolbar />
-        <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flexGrow: 1, p: { xs: 2, md: 3 }, outline: 'none' }}>
-          <Outlet />
-        </Box>
-        <AppFooter />
-      </Box>
-    </Box>
+    <RequireSession>
+      <Suspense fallback={<FrameFallback />}>
+        <SignedInFrame />
+      </Suspense>
+    </RequireSession>
   );
 }
 
-/** Lets keyboard users jump over the top bar and the menu; visible only when focused. */
-function SkipLink() {
+function FrameFallback() {
   const { t } = useTranslation();
   return (
-    <Link
-      href={`#${MAIN_ID}`}
-      sx={{
-        position: 'absolute',
-        left: 8,
-        top: -48,
-        zIndex: (theme) => theme.zIndex.tooltip,
-        p: 1,
-        bgcolor: 'background.paper',
-        '&:focus': { top: 8 },
-      }}
-    >
-      {t('layout.skipToContent')}
-    </Link>
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+      <CircularProgress aria-label={t('common.loading')} />
+    </Box>
   );
 }

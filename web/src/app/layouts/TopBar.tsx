@@ -4,10 +4,11 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../components/LanguageSwitch.js';
 import { useProjectSettings } from '../project/projectSettings.js';
-import { exit, useSessionUser } from '../session.js';
+import { signOut, useSessionUser } from '../session/session.js';
 import { SupportHint } from './SupportHint.js';
 import { UserMenu } from './UserMenu.js';
 
@@ -23,6 +24,7 @@ export function TopBar({ aboveMenu, menuOpen, menuId, onToggleMenu }: TopBarProp
   const { t } = useTranslation();
   const settings = useProjectSettings();
   const user = useSessionUser();
+  const queryClient = useQueryClient();
   return (
     <AppBar position="fixed" sx={aboveMenu ? { zIndex: (theme) => theme.zIndex.drawer + 1 } : undefined}>
       <Toolbar sx={{ gap: { xs: 1, sm: 2 } }}>
@@ -42,7 +44,7 @@ export function TopBar({ aboveMenu, menuOpen, menuId, onToggleMenu }: TopBarProp
         </Typography>
         <SupportHint phone={settings.supportPhone} />
         <LanguageSwitch />
-        <UserMenu name={user.name} onExit={exit} />
+        <UserMenu name={user.name} onExit={() => void signOut(queryClient, 'exit')} />
       </Toolbar>
     </AppBar>
   );

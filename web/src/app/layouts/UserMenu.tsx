@@ -1,4 +1,5 @@
 import Logout from '@mui/icons-material/Logout';
+import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
 import Avatar from '@mui/material/Avatar';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -7,6 +8,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 interface UserMenuProps {
   name: string;
@@ -42,8 +44,14 @@ export function UserMenu({ name, onExit }: UserMenuProps) {
         </Avatar>
       </IconButton>
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {/* A subheader, not an item: the keyboard skips it and lands on Exit. */}
+        {/* A subheader, not an item: the keyboard skips it and lands on the first action. */}
         <ListSubheader sx={{ lineHeight: 2.5 }}>{name}</ListSubheader>
+        <MenuItem component={Link} to="/profile" onClick={close}>
+          <ListItemIcon>
+            <PersonOutline fontSize="small" aria-hidden />
+          </ListItemIcon>
+          {t('profile.title')}
+        </MenuItem>
         <MenuItem
           onClick={() => {
             close();

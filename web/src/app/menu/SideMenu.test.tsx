@@ -29,7 +29,25 @@ function renderMenu(entries: MenuEntry[], patterns: readonly string[], path = '/
 
 describe('route patterns', () => {
   test('are read from the app router, without the 404 catch-all', () => {
-    expect(collectRoutePatterns(appRoutes)).toEqual(['/', '/home', '/404']);
+    expect(collectRoutePatterns(appRoutes)).toEqual([
+      '/',
+      '/home',
+      '/profile',
+      '/main/acl_acciones',
+      '/main/acl_objetos',
+      '/main/acl_roles',
+      '/main/acl_reglas',
+      '/acl/users',
+      '/dashboard/blocked-users',
+      '/login',
+      '/login/:id',
+      '/login2',
+      '/login2/:id',
+      '/user/create-account',
+      '/user/recovery-password',
+      '/change-password/:token?',
+      '/404',
+    ]);
   });
 
   test('isImplemented matches parameters and trailing slashes, and nothing else', () => {
@@ -42,12 +60,29 @@ describe('route patterns', () => {
 });
 
 describe('SideMenu', () => {
-  test('with the real routes every entry is disabled: none of their pages exists yet', () => {
+  test('with the real routes every top-level entry is disabled: none of their pages exists yet', () => {
     renderMenu(fullMenu, collectRoutePatterns(appRoutes));
     const cases = screen.getByRole('button', { name: 'Applications' });
     expect(cases).toHaveAttribute('aria-disabled', 'true');
     expect(cases).toHaveAttribute('tabindex', '-1');
     expect(screen.queryAllByRole('link')).toHaveLength(0);
+  });
+
+  test('with the real routes the permission and blocked-users screens are links', () => {
+    renderMenu(fullMenu, collectRoutePatterns(appRoutes));
+    fireEvent.click(screen.getByRole('button', { name: 'Permissions' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dashboard' }));
+    const links = screen.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual(
+      expect.arrayContaining([
+        ['Unlock users', '/dashboard/blocked-users'],
+        ['Actions', '/main/acl_acciones/'],
+        ['Modules', '/main/acl_objetos/'],
+        ['Roles', '/main/acl_roles/'],
+        ['Rules', '/main/acl_reglas/'],
+        ['Users', '/acl/users'],
+      ]),
+    );
   });
 
   test('an entry whose page is routed is a link, highlighted on its page', () => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { buildMenu, type MenuEntry } from '../../../../core/menu.js';
 import { useProjectSettings } from '../project/projectSettings.js';
-import { useSessionUser } from '../session.js';
+import { useSessionUser } from '../session/session.js';
 
 /** The side menu the current user may see. */
 export function useMenuEntries(): MenuEntry[] {

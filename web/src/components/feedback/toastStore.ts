@@ -28,6 +28,11 @@ export function dismissToast(id: number): void {
   publish(queue.filter((toast) => toast.id !== id));
 }
 
+/** Drops every toast (a new page session, or between tests). */
+export function clearToasts(): void {
+  publish([]);
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

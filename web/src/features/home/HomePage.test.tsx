@@ -5,14 +5,14 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, test, vi } from 'vitest';
 import { RoutePatternsContext } from '../../app/menu/implementedRoutes.js';
 import { ProjectSettingsContext } from '../../app/project/projectSettings.js';
-import { fixtureUser, type SessionUser } from '../../app/session.js';
-import { settingsFixture } from '../../test/utils.js';
+import type { SessionUser } from '../../app/session/session.js';
+import { fixtureUser, settingsFixture } from '../../test/utils.js';
 import { HomePage } from './HomePage.js';
 
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
-vi.mock('../../app/session.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../app/session.js')>();
-  return { ...original, useSessionUser: () => session.user ?? original.fixtureUser };
+vi.mock('../../app/session/session.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../app/session/session.js')>();
+  return { ...original, useSessionUser: () => session.user ?? { name: 'Demo Coordinator', targets: [] } };
 });
 
 function renderHome(patterns: readonly string[]) {

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import type { MenuEntry, MenuLink } from '../../../../core/menu.js';
 import { useIsImplemented } from '../../app/menu/implementedRoutes.js';
 import { useMenuEntries } from '../../app/menu/useMenuEntries.js';
-import { useSessionUser } from '../../app/session.js';
+import { useSessionUser } from '../../app/session/session.js';
 
 /** A module to show on the home page, with the menu group it sits in. */
 interface ModuleCard {
@@ -91,3 +91,5 @@ function ModuleCardView({ card }: { card: ModuleCard }) {
     </Card>
   );
 }
+
+export default HomePage;

@@ -1,0 +1,69 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signedInContext } from './browser.js';
+
+/**
+ * The identity and access pages checked by axe, as a person with a screen
+ * reader or a keyboard would meet them: no serious or critical violation, on
+ * a desktop and on a phone.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target} ${n.any[0]?.message ?? ''}`).join(' | ')}`);
+}
+
+const PUBLIC = ['/login', '/login2', '/user/create-account', '/user/recovery-password', '/change-password/abc'];
+
+describe('accessibility of the public pages', () => {
+  it.each([
+    ['en', DESKTOP],
+    ['es', PHONE],
+  ] as const)('%s: no serious violation', async (lang, viewport) => {
+    const ctx = await newContext(browser, lang, viewport);
+    const page = await ctx.newPage();
+    for (const path of PUBLIC) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      // The sign-up page's captcha loads after the form.
+      if (path === '/user/create-account') await page.locator('altcha-widget input[type="checkbox"]').waitFor();
+      expect(await seriousViolations(page), path).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+    }
+    await ctx.close();
+  });
+});
+
+const ADMIN = ['/profile', '/main/acl_acciones/', '/main/acl_objetos/', '/main/acl_roles/', 'rules', '/acl/users', '/dashboard/blocked-users'];
+
+describe.each([
+  ['en', DESKTOP],
+  ['es', PHONE],
+] as const)('accessibility of the admin pages (%s)', (lang, viewport) => {
+  let ctx: BrowserContext;
+  let rulesPath = '';
+  beforeAll(async () => {
+    ctx = await signedInContext(browser, 'admin@demo.test', lang, viewport);
+    const roles = await (await ctx.request.get(`${baseUrl()}/api/acl/roles?search=reviewer`)).json();
+    rulesPath = `/main/acl_reglas/?role=${roles.items[0].id}`;
+  });
+  afterAll(() => ctx?.close());
+
+  it.each(ADMIN)('%s: no serious violation, no sideways scrolling', async (path) => {
+    const page = await ctx.newPage();
+    await page.goto(path === 'rules' ? rulesPath : path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.close();
+  });
+});

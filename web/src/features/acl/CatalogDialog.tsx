@@ -1,0 +1,92 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { FormTextField } from '../../components/form/FormTextField.js';
+import { apiFetch } from '../../lib/api.js';
+import { showServerError } from '../../lib/forms.js';
+import type { CatalogConfig, CatalogItem } from './catalogs.js';
+
+/** The same rules as the server's (server/modules/acl/routes.ts); messages are i18n keys. */
+const catalogSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(60, { error: 'validation.tooLong' })
+    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { error: 'acl.codeRule' }),
+  name: z.string().trim().min(1, { error: 'validation.required' }).max(120, { error: 'validation.tooLong' }),
+  description: z.string().trim().max(500, { error: 'validation.tooLong' }),
+});
+type CatalogValues = z.input<typeof catalogSchema>;
+const FIELDS = ['code', 'name', 'description'] as const;
+
+interface CatalogDialogProps {
+  config: CatalogConfig;
+  /** The record to edit, or null to create one. */
+  item: CatalogItem | null;
+  onClose: () => void;
+}
+
+/** Create or edit one action, module or role. A system record keeps its code. */
+export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const { control, handleSubmit, setError } = useForm<CatalogValues>({
+    resolver: zodResolver(catalogSchema),
+    defaultValues: { code: item?.code ?? '', name: item?.name ?? '', description: item?.description ?? '' },
+  });
+  const save = useMutation({
+    mutationFn: (values: z.output<typeof catalogSchema>) =>
+      item
+        ? apiFetch<CatalogItem>(`${config.path}/${item.id}`, { method: 'PUT', json: values })
+        : apiFetch<CatalogItem>(config.path, { method: 'POST', json: values }),
+    meta: { silentError: true },
+    onSuccess: async () => {
+      showToast(t('common.saved'), 'success');
+      await queryClient.invalidateQueries({ queryKey: [config.path] });
+      onClose();
+    },
+    onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code' } }),
+  });
+  const kindKey = `aclAdmin.${config.kind}`;
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
+      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+        <DialogTitle id={titleId}>{t(item ? `${kindKey}.edit` : `${kindKey}.new`)}</DialogTitle>
+        <DialogContent>
+          <FormTextField
+            control={control}
+            name="code"
+            label={t('catalog.code')}
+            required
+            autoFocus={!item?.system}
+            disabled={item?.system}
+            helperText={item?.system ? t('catalog.systemCode') : t('acl.codeRule')}
+          />
+          <FormTextField control={control} name="name" label={t('catalog.name')} required autoFocus={item?.system} />
+          <FormTextField control={control} name="description" label={t('catalog.description')} multiline minRows={2} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

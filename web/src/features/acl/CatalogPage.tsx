@@ -1,0 +1,149 @@
+import Add from '@mui/icons-material/Add';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../../core/dates.js';
+import { useCan, useSession } from '../../app/session/session.js';
+import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { StateChip } from '../../components/StateChip.js';
+import { type Column, DataTable } from '../../components/table/DataTable.js';
+import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { SearchField } from '../../components/table/SearchField.js';
+import { apiFetch } from '../../lib/api.js';
+import { CatalogDialog } from './CatalogDialog.js';
+import type { CatalogConfig, CatalogItem } from './catalogs.js';
+
+/**
+ * One screen for each catalogue of the permission model (actions, modules,
+ * roles): search, server paging and sorting, create, edit and delete. System
+ * rows are marked and cannot be deleted.
+ */
+export function CatalogPage({ config }: { config: CatalogConfig }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const { user } = useSession();
+  const dialogs = useDialogs();
+  const queryClient = useQueryClient();
+  const list = useListParams({ sortBy: 'code' });
+  const query = useListQuery<CatalogItem>(config.path, list.params);
+  const [editing, setEditing] = useState<CatalogItem | 'new' | null>(null);
+  const kindKey = `aclAdmin.${config.kind}`;
+
+  const remove = useMutation({
+    mutationFn: (item: CatalogItem) => apiFetch<void>(`${config.path}/${item.id}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      showToast(t('common.deleted'), 'success');
+      await queryClient.invalidateQueries({ queryKey: [config.path] });
+    },
+  });
+
+  const confirmDelete = async (item: CatalogItem) => {
+    const name = config.label(t, item);
+    const confirmed = await dialogs.confirm({
+      title: t(`${kindKey}.deleteTitle`),
+      message: t(`${kindKey}.confirmDelete`, { name, code: item.code }),
+      confirmText: t('common.delete'),
+    });
+    if (confirmed) remove.mutate(item);
+  };
+
+  const columns: Column<CatalogItem>[] = [
+    { id: 'code', label: t('catalog.code'), sortKey: 'code', noWrap: true, render: (item) => <Box component="code" sx={{ fontSize: '0.85em' }}>{item.code}</Box> },
+    {
+      id: 'name',
+      label: t('catalog.name'),
+      sortKey: 'name',
+      render: (item) => (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+          <span>{config.label(t, item)}</span>
+          {item.system && <StateChip label={t('catalog.system')} />}
+          {item.superAdmin && <StateChip tone="positive" label={t('aclAdmin.roles.superAdmin')} />}
+        </Box>
+      ),
+    },
+    { id: 'description', label: t('catalog.description'), render: (item) => config.describe(t, item) },
+    ...(config.kind === 'roles'
+      ? [{ id: 'users', label: t('aclAdmin.roles.users'), align: 'right' as const, render: (item: CatalogItem) => item.users ?? 0 }]
+      : []),
+    { id: 'createdAt', label: t('catalog.createdAt'), sortKey: 'created_at', noWrap: true, render: (item) => formatDate(item.createdAt, user.timeZone) },
+  ];
+
+  const canUpdate = can(config.target, 'update');
+  const canDelete = can(config.target, 'delete');
+  const actions =
+    canUpdate || canDelete
+      ? (item: CatalogItem) => {
+          const name = config.label(t, item);
+          return (
+            <>
+              {canUpdate && (
+                <Tooltip title={t('common.edit')}>
+                  <IconButton aria-label={`${t('common.edit')}: ${name}`} onClick={() => setEditing(item)} size="small">
+                    <EditOutlined fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+              {canDelete && (
+                <Tooltip title={item.system ? t('catalog.systemNoDelete') : t('common.delete')}>
+                  {/* A disabled button gets no pointer events: the span keeps the tooltip working. */}
+                  <span>
+                    <IconButton
+                      aria-label={`${t('common.delete')}: ${name}`}
+                      onClick={() => void confirmDelete(item)}
+                      disabled={item.system}
+                      size="small"
+                    >
+                      <DeleteOutlined fontSize="small" />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              )}
+            </>
+          );
+        }
+      : undefined;
+
+  return (
+    <>
+      <PageHeader title={t(config.titleKey)}>
+        {can(config.target, 'create') && (
+          <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
+            {t(`${kindKey}.new`)}
+          </Button>
+        )}
+      </PageHeader>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
+        <SearchField onSearch={list.setSearch} />
+        <DataTable
+          label={t(config.titleKey)}
+          columns={columns}
+          rows={query.data?.items}
+          total={query.data?.total ?? 0}
+          getRowId={(item) => item.id}
+          page={list.params.page}
+          rowsPerPage={list.params.limit}
+          onPageChange={list.setPage}
+          onRowsPerPageChange={list.setLimit}
+          sortBy={list.params.sortBy}
+          descending={list.params.descending}
+          onSortChange={list.setSort}
+          loading={query.isFetching}
+          emptyText={list.params.search ? t('dataTable.noMatches') : t(`${kindKey}.empty`)}
+          actions={actions}
+        />
+      </Paper>
+      {editing && (
+        <CatalogDialog config={config} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      )}
+    </>
+  );
+}

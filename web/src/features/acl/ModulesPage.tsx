@@ -1,0 +1,7 @@
+import { CatalogPage } from './CatalogPage.js';
+import { CATALOGS } from './catalogs.js';
+
+/** /main/acl_objetos/ */
+export default function ModulesPage() {
+  return <CatalogPage config={CATALOGS.modules} />;
+}

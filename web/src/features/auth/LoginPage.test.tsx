@@ -1,0 +1,108 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
+import { setLanguage } from '../../i18n/index.js';
+import { readCookie } from '../../lib/cookies.js';
+import { jsonResponse, mockFetch, mockSettingsFetch, renderApp, sessionFixture, settingsFixture } from '../../test/utils.js';
+
+vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
+
+const submit = (name = 'Sign in') => fireEvent.click(screen.getByRole('button', { name }));
+
+describe('the sign-in form', () => {
+  test.each([
+    ['en', 'Sign in', 'This field is required'],
+    ['es', 'Ingresar', 'Este campo es obligatorio'],
+  ] as const)('says which fields are missing, under each field (%s)', async (language, button, required) => {
+    await setLanguage(language);
+    const fetchMock = mockSettingsFetch(settingsFixture, null);
+    renderApp('/login');
+    await screen.findByRole('heading', { level: 1 });
+    submit(button);
+    const messages = await screen.findAllByText(required);
+    expect(messages).toHaveLength(2);
+    // Each message is the described-by text of its input.
+    const email = screen.getByRole('textbox', { name: language === 'en' ? /Email/ : /Correo electrónico/ });
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')).toHaveTextContent(required);
+    // Nothing went to the server.
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/auth/login')).toBe(false);
+  });
+
+  test("shows the server's refusal in the form, translated by the server", async () => {
+    mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/login') {
+        return jsonResponse({ error: { code: 'ACCOUNT_LOCKED', message: 'Su cuenta está bloqueada por demasiados intentos fallidos; pida a un administrador que la desbloquee.' } }, 403);
+      }
+      return jsonResponse({ error: { code: 'UNAUTHORIZED', message: 'x' } }, 401);
+    });
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText(/Email/), { target: { value: 'someone@demo.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Wrong1234' } });
+    submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Su cuenta está bloqueada');
+  });
+
+  test('puts server validation details under their fields', async () => {
+    mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      return jsonResponse(
+        { error: { code: 'VALIDATION', message: 'Some values are not valid', details: [{ path: 'email', message: 'The text is too long' }] } },
+        400,
+      );
+    });
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText(/Email/), { target: { value: 'someone@demo.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Demo12345' } });
+    submit();
+    expect(await screen.findByText('The text is too long')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Email/ })).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('links to sign-up, password recovery and sign-in by document', async () => {
+    mockSettingsFetch(settingsFixture, null);
+    renderApp('/login');
+    const nav = await screen.findByRole('navigation');
+    expect(within(nav).getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/user/create-account');
+    expect(within(nav).getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/user/recovery-password');
+    expect(within(nav).getByRole('link', { name: 'Sign in with your document number' })).toHaveAttribute('href', '/login2');
+  });
+
+  test('/login2 signs in by document number within the project', async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/login-document') return jsonResponse(sessionFixture);
+      return jsonResponse(sessionFixture);
+    });
+    const { router } = renderApp('/login2/applications');
+    fireEvent.change(await screen.findByLabelText(/Document number/), { target: { value: '1020304050' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Demo12345' } });
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/login-document');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ docnumber: '1020304050', password: 'Demo12345', project: 'applications' });
+  });
+});
+
+describe('/login/{id}', () => {
+  test("shows that project's title and remembers it in the projectid cookie", async () => {
+    const fetchMock = mockSettingsFetch({ ...settingsFixture, id: 'other', title: 'Title Clearance Office' }, null);
+    renderApp('/login/other');
+    expect(await screen.findByTestId('project-title')).toHaveTextContent('Title Clearance Office');
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/projects/other/settings');
+    await waitFor(() => expect(readCookie('projectid')).toBe('other'));
+  });
+
+  test('an unknown project is the 404 page, and is not remembered', async () => {
+    mockFetch((url) =>
+      url === '/api/projects/nope/settings'
+        ? jsonResponse({ error: { code: 'NOT_FOUND', message: 'The requested record was not found.' } }, 404)
+        : jsonResponse(settingsFixture),
+    );
+    renderApp('/login/nope');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(readCookie('projectid')).toBeNull();
+  });
+});

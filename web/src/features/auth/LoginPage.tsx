@@ -1,0 +1,143 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams, Link as RouterLink, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import type { loginSchema } from '../../../../core/auth.js';
+import { currentProjectId } from '../../app/project/projectSettings.js';
+import type { LoginLocationState } from '../../app/session/RequireSession.js';
+import { type Session, safeNextPath, signedIn } from '../../app/session/session.js';
+import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { lazyResolver, preload, showServerError } from '../../lib/forms.js';
+import { AuthCard } from './AuthCard.js';
+import { projectField, signInByEmail } from './authApi.js';
+
+type EmailValues = z.input<typeof loginSchema>;
+
+// zod and the shared schemas load while the user types, not with the first page.
+export const loadAuthSchemas = () => Promise.all([import('@hookform/resolvers/zod'), import('../../../../core/auth.js')]);
+const emailResolver = lazyResolver<EmailValues, EmailValues>(async () => {
+  const [{ zodResolver }, { loginSchema }] = await loadAuthSchemas();
+  return zodResolver(loginSchema);
+});
+
+/** The project this sign-in is for: the one in the path (/login/{id}) or the browser's. */
+export function useSignInProject(): string {
+  const { id } = useParams();
+  return id ?? currentProjectId();
+}
+
+/** After sign-in: keep the session, then go where the user was heading. */
+export function useSignedIn() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  return (session: Session) => {
+    signedIn(queryClient, session);
+    navigate(safeNextPath(params.get('next')), { replace: true });
+  };
+}
+
+/** /login and /login/{id}: sign in by email and password. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const project = useSignInProject();
+  const onSignedIn = useSignedIn();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { control, handleSubmit, setError } = useForm<EmailValues>({
+    resolver: emailResolver,
+    defaultValues: { email: '', password: '' },
+  });
+  useEffect(() => preload(loadAuthSchemas), []);
+  const mutation = useMutation({
+    mutationFn: (values: EmailValues) =>
+      signInByEmail({ email: values.email, password: values.password, ...projectField(project) }),
+    meta: { silentError: true },
+    onSuccess: onSignedIn,
+    onError: (error) => showServerError(error, setError, ['email', 'password'], { otherwise: setFormError }),
+  });
+  const submit = handleSubmit((values) => {
+    setFormError(null);
+    mutation.mutate(values);
+  });
+  return (
+    <SignInFrame title={t('login.title')} error={formError} other={{ to: '/login2', label: t('login.withDocument') }}>
+      <form noValidate onSubmit={submit}>
+        <FormTextField
+          control={control}
+          name="email"
+          label={t('login.email')}
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+        />
+        <FormPasswordField
+          control={control}
+          name="password"
+          label={t('login.password')}
+          autoComplete="current-password"
+          required
+        />
+        <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending} sx={{ mt: 2 }}>
+          {t('login.submit')}
+        </Button>
+      </form>
+    </SignInFrame>
+  );
+}
+
+interface SignInFrameProps {
+  title: string;
+  error: string | null;
+  /** The other way to sign in (by document, or by email). */
+  other: { to: string; label: string };
+  children: ReactNode;
+}
+
+/** The card, why the user is here (signed out for inactivity, session ended), the error, and the links. */
+export function SignInFrame({ title, error, other, children }: SignInFrameProps) {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const state = useLocation().state as LoginLocationState | null;
+  const otherPath = id ? `${other.to}/${encodeURIComponent(id)}` : other.to;
+  return (
+    <AuthCard
+      title={title}
+      footer={
+        <>
+          <Link component={RouterLink} to="/user/recovery-password">
+            {t('login.forgotPassword')}
+          </Link>
+          <Link component={RouterLink} to="/user/create-account">
+            {t('login.createAccount')}
+          </Link>
+          <Link component={RouterLink} to={otherPath}>
+            {other.label}
+          </Link>
+        </>
+      }
+    >
+      {state?.signedOut === 'idle' && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('session.idleLoggedOut')}
+        </Alert>
+      )}
+      {state?.signedOut === 'expired' && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('errors.unauthorized')}
+        </Alert>
+      )}
+      {error && (
+        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+          {error}
+        </Alert>
+      )}
+      {children}
+    </AuthCard>
+  );
+}

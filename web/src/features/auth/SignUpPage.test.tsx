@@ -1,0 +1,54 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
+import { setLanguage } from '../../i18n/index.js';
+import { jsonResponse, mockFetch, mockSettingsFetch, renderApp, settingsFixture } from '../../test/utils.js';
+
+// The proof-of-work widget needs a real browser; the journeys in tests/e2e solve it.
+vi.mock('./altcha.js', () => ({ loadAltcha: () => Promise.resolve() }));
+
+async function fill(labels: { name: RegExp; email: RegExp; password: RegExp; confirm: RegExp }) {
+  fireEvent.change(await screen.findByLabelText(labels.name), { target: { value: 'Nora New' } });
+  fireEvent.change(screen.getByLabelText(labels.email), { target: { value: 'nora@demo.test' } });
+  fireEvent.change(screen.getByLabelText(labels.password), { target: { value: 'Secret123' } });
+  fireEvent.change(screen.getByLabelText(labels.confirm), { target: { value: 'Secret124' } });
+}
+
+describe('sign-up', () => {
+  test('without the captcha: "Please complete captcha"; different passwords: "Passwords do not match"', async () => {
+    mockSettingsFetch(settingsFixture, null);
+    renderApp('/user/create-account');
+    await fill({ name: /Full name/, email: /Email/, password: /^Password/, confirm: /Confirm the password/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Please complete captcha')).toBeInTheDocument();
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+  });
+
+  test('the same in Spanish', async () => {
+    await setLanguage('es');
+    mockSettingsFetch(settingsFixture, null);
+    renderApp('/user/create-account');
+    await fill({ name: /Nombre completo/, email: /Correo electrónico/, password: /^Contraseña/, confirm: /Confirme la contraseña/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Crear cuenta' }));
+    expect(await screen.findByText('Por favor complete el captcha')).toBeInTheDocument();
+    expect(screen.getByText('Las contraseñas no coinciden')).toBeInTheDocument();
+  });
+
+  test("a captcha the server refuses shows the server's message under the captcha", async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      return jsonResponse({ error: { code: 'CAPTCHA_REQUIRED', message: 'Please complete captcha' } }, 400);
+    });
+    renderApp('/user/create-account');
+    await fill({ name: /Full name/, email: /Email/, password: /^Password/, confirm: /Confirm the password/ });
+    fireEvent.change(screen.getByLabelText(/Confirm the password/), { target: { value: 'Secret123' } });
+    // What the widget does once verified.
+    const widget = document.querySelector('altcha-widget');
+    widget?.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload: 'cGF5bG9hZA==' } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Please complete captcha')).toBeInTheDocument();
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/signup');
+    expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ email: 'nora@demo.test', captcha: 'cGF5bG9hZA==' });
+  });
+});

@@ -1,0 +1,114 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from '../../../../core/auth.js';
+import { useCurrentProjectId } from '../../app/project/projectSettings.js';
+import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { ApiError } from '../../lib/api.js';
+import { showServerError } from '../../lib/forms.js';
+import { AuthCard } from './AuthCard.js';
+import { projectField, signUp } from './authApi.js';
+import { CaptchaField } from './CaptchaField.js';
+
+type SignUpValues = z.input<typeof signupSchema>;
+const FIELDS = ['name', 'email', 'docnumber', 'password', 'passwordConfirm', 'captcha'] as const;
+
+/** /user/create-account: an applicant creates their account, after the captcha. */
+export default function SignUpPage() {
+  const { t } = useTranslation();
+  const project = useCurrentProjectId();
+  const [created, setCreated] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  // A new widget (and challenge) after the server refused the captcha: a solution is good once.
+  const [captchaRound, setCaptchaRound] = useState(0);
+  const { control, handleSubmit, setError, setValue } = useForm<SignUpValues>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { name: '', email: '', docnumber: '', password: '', passwordConfirm: '', captcha: '' },
+  });
+  const mutation = useMutation({
+    mutationFn: (values: SignUpValues) => signUp({ ...values, ...projectField(project) }),
+    meta: { silentError: true },
+    onSuccess: (answer) => setCreated(answer.message),
+    onError: (error) => {
+      showServerError(error, setError, FIELDS, {
+        byCode: { EMAIL_TAKEN: 'email', CAPTCHA_REQUIRED: 'captcha' },
+        otherwise: setFormError,
+      });
+      if (error instanceof ApiError && error.code === 'CAPTCHA_REQUIRED') {
+        setValue('captcha', '');
+        setCaptchaRound((round) => round + 1);
+      }
+    },
+  });
+
+  if (created) {
+    return (
+      <AuthCard title={t('signup.title')}>
+        <Alert severity="success" role="status" sx={{ mb: 2 }}>
+          {created}
+        </Alert>
+        <Button component={RouterLink} to="/login" variant="contained" fullWidth>
+          {t('signup.goToSignIn')}
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  const submit = handleSubmit((values) => {
+    setFormError(null);
+    mutation.mutate(values);
+  });
+  return (
+    <AuthCard
+      title={t('signup.title')}
+      footer={
+        <Link component={RouterLink} to="/login">
+          {t('signup.haveAccount')}
+        </Link>
+      }
+    >
+      {formError && (
+        <Alert severity="error" role="alert" sx={{ mb: 1 }}>
+          {formError}
+        </Alert>
+      )}
+      <form noValidate onSubmit={submit}>
+        <FormTextField control={control} name="name" label={t('signup.name')} autoComplete="name" required autoFocus />
+        <FormTextField control={control} name="email" label={t('login.email')} type="email" autoComplete="email" required />
+        <FormTextField
+          control={control}
+          name="docnumber"
+          label={t('signup.docnumber')}
+          helperText={t('signup.optional')}
+          inputMode="numeric"
+        />
+        <FormPasswordField
+          control={control}
+          name="password"
+          label={t('login.password')}
+          autoComplete="new-password"
+          helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+          required
+        />
+        <FormPasswordField
+          control={control}
+          name="passwordConfirm"
+          label={t('signup.passwordConfirm')}
+          autoComplete="new-password"
+          required
+        />
+        <CaptchaField key={captchaRound} control={control} name="captcha" />
+        <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending}>
+          {t('signup.submit')}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

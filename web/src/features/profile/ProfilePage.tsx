@@ -1,0 +1,142 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
+import { SESSION_KEY } from '../../app/session/session.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { FormSelectField } from '../../components/form/FormSelectField.js';
+import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { TimeZoneField } from '../../components/form/TimeZoneField.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { LANGUAGES, setLanguage } from '../../i18n/index.js';
+import { apiFetch } from '../../lib/api.js';
+import { showServerError } from '../../lib/forms.js';
+
+type ProfileValues = z.input<typeof profileSchema>;
+type PasswordValues = z.input<typeof passwordChangeSchema>;
+
+interface Profile extends ProfileValues {
+  email: string;
+  docnumber: string | null;
+}
+
+const PROFILE_PATH = '/api/profile';
+
+/** /profile: my name, language (the page switches to it), time zone, and my password. */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const profile = useQuery({ queryKey: [PROFILE_PATH], queryFn: ({ signal }) => apiFetch<Profile>(PROFILE_PATH, { signal }) });
+  return (
+    <>
+      <PageHeader title={t('profile.title')} />
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start', maxWidth: 1100 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="profile-details">
+          <Typography id="profile-details" variant="h6" component="h2">
+            {t('profile.details')}
+          </Typography>
+          {profile.data ? <ProfileForm profile={profile.data} /> : <Skeleton variant="rectangular" height={320} sx={{ mt: 2 }} />}
+        </Paper>
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="profile-password">
+          <Typography id="profile-password" variant="h6" component="h2">
+            {t('profile.changePassword')}
+          </Typography>
+          <PasswordForm />
+        </Paper>
+      </Box>
+    </>
+  );
+}
+
+function ProfileForm({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { control, handleSubmit, setError, reset } = useForm<ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: { name: profile.name, language: profile.language, timeZone: profile.timeZone },
+  });
+  const save = useMutation({
+    mutationFn: (values: ProfileValues) => apiFetch<Profile>(PROFILE_PATH, { method: 'PUT', json: values }),
+    meta: { silentError: true },
+    onSuccess: async (saved) => {
+      queryClient.setQueryData([PROFILE_PATH], saved);
+      reset({ name: saved.name, language: saved.language, timeZone: saved.timeZone });
+      await setLanguage(saved.language);
+      // The top bar shows the new name; dates follow the new time zone.
+      await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+      showToast(t('common.saved'), 'success');
+    },
+    onError: (error) => showServerError(error, setError, ['name', 'language', 'timeZone']),
+  });
+  const languageOptions = LANGUAGES.map((language) => ({ value: language, label: t(`common.languages.${language}`) }));
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+      <FormTextField control={control} name="name" label={t('userAdmin.name')} autoComplete="name" required />
+      <TextField label={t('login.email')} value={profile.email} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
+      {profile.docnumber && (
+        <TextField label={t('login.docnumber')} value={profile.docnumber} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
+      )}
+      <FormSelectField control={control} name="language" label={t('common.language')} options={languageOptions} />
+      <TimeZoneField control={control} name="timeZone" label={t('profile.timeZone')} />
+      <Button type="submit" variant="contained" loading={save.isPending} sx={{ mt: 2 }}>
+        {t('common.save')}
+      </Button>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const { t } = useTranslation();
+  const { control, handleSubmit, setError, reset } = useForm<PasswordValues>({
+    resolver: zodResolver(passwordChangeSchema),
+    defaultValues: { currentPassword: '', password: '', passwordConfirm: '' },
+  });
+  const change = useMutation({
+    mutationFn: (values: PasswordValues) => apiFetch<{ message: string }>('/api/auth/password', { method: 'POST', json: values }),
+    meta: { silentError: true },
+    onSuccess: (answer) => {
+      reset();
+      showToast(answer.message, 'success');
+    },
+    onError: (error) =>
+      showServerError(error, setError, ['currentPassword', 'password', 'passwordConfirm'], {
+        byCode: { WRONG_PASSWORD: 'currentPassword' },
+      }),
+  });
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => change.mutate(values))}>
+      <FormPasswordField
+        control={control}
+        name="currentPassword"
+        label={t('profile.currentPassword')}
+        autoComplete="current-password"
+        required
+      />
+      <FormPasswordField
+        control={control}
+        name="password"
+        label={t('passwordReset.password')}
+        autoComplete="new-password"
+        helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+        required
+      />
+      <FormPasswordField
+        control={control}
+        name="passwordConfirm"
+        label={t('signup.passwordConfirm')}
+        autoComplete="new-password"
+        required
+      />
+      <Button type="submit" variant="contained" loading={change.isPending} sx={{ mt: 2 }}>
+        {t('profile.changePassword')}
+      </Button>
+    </form>
+  );
+}
