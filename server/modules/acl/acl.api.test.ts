@@ -193,6 +193,16 @@ describe('tenant isolation', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('says when a user has no valid email to send a reset link to', async () => {
+    const entity = await makeEntity(t.db);
+    await makeUser(t.db, entity.id, { role: 'super-admin', email: `ne-${entity.id}@example.test` });
+    const legacy = await makeUser(t.db, entity.id, { email: `legacy-account-${entity.id}` });
+    const boss = await login(t, `ne-${entity.id}@example.test`, 'Passw0rd1');
+    const res = await t.request({ method: 'POST', url: `/api/users/${legacy.id}/reset-link`, cookies: { ...boss, lang: 'es' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<Err>().error.message).toBe('El usuario no tiene un correo válido asociado, contacte a soporte para recuperar la contraseña');
+  });
+
   it('answers the reset-link action with User not found for a foreign user', async () => {
     const demoUser = (await get('/api/users?search=reviewer', admin)).json<List<{ id: number }>>().items[0];
     const res = await t.request({ method: 'POST', url: `/api/users/${demoUser.id}/reset-link`, cookies: other });
