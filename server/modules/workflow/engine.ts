@@ -92,6 +92,28 @@ export async function lockCase(trx: Trx, entityId: number, caseId: number): Prom
 // Published protocol versions never change: keep the parsed ones.
 const protocolCache = new Map<number, ProtocolDefinition>();
 
+/** The task and its case, both locked, in one statement. */
+async function lockTaskAndCase(trx: Trx, entityId: number, taskId: number): Promise<{ task: TaskRow; c: CaseRow }> {
+  const row = await trx
+    .selectFrom('tasks as t')
+    .innerJoin('cases as c', 'c.id', 't.case_id')
+    .where('t.id', '=', taskId)
+    .where('t.entity_id', '=', entityId)
+    .select([
+      't.id', 't.entity_id', 't.case_id', 't.code', 't.name', 't.form_version_id', 't.state', 't.responsible_user_id', 't.responsible_team_id', 't.data',
+      't.expiration_days', 't.version', 'c.project_id', 'c.protocol_id', 'c.protocol_version_id', 'c.owner_id', 'c.serial', 'c.state as case_state',
+      'c.data as case_data', 'c.version as case_version',
+    ])
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND');
+  const { project_id, protocol_id, protocol_version_id, owner_id, serial, case_state, case_data, case_version, ...task } = row;
+  return {
+    task,
+    c: { id: row.case_id, entity_id: row.entity_id, project_id, protocol_id, protocol_version_id, owner_id, serial, state: case_state, data: case_data, version: case_version },
+  };
+}
+
 async function protocolDefinition(trx: Trx, versionId: number | null): Promise<ProtocolDefinition> {
   if (!versionId) throw new AppError('CASE_NOT_OPEN');
   const cached = protocolCache.get(versionId);
@@ -135,9 +157,16 @@ export async function audit(
     .execute();
 }
 
-async function notifyResponsible(trx: Trx, env: EngineEnv, task: { id: number; name: string; entity_id: number; responsible_user_id: number | null }, c: CaseRow, kind: 'assigned' | 'overdue'): Promise<boolean> {
+async function notifyResponsible(
+  trx: Trx,
+  env: EngineEnv,
+  task: { id: number; name: string; entity_id: number; responsible_user_id: number | null },
+  c: CaseRow,
+  kind: 'assigned' | 'overdue',
+  known?: Contact,
+): Promise<boolean> {
   if (!task.responsible_user_id) return false;
-  const user = await trx.selectFrom('users').where('id', '=', task.responsible_user_id).where('active', '=', true).select(['email', 'name', 'language']).executeTakeFirst();
+  const user = known ?? (await trx.selectFrom('users').where('id', '=', task.responsible_user_id).where('active', '=', true).select(['email', 'name', 'language']).executeTakeFirst());
   if (!user) return false;
   const params = { name: user.name, task: task.name, number: c.serial ?? `#${c.id}`, link: `${env.publicUrl}/tasks/${task.id}` };
   await queueMail(
@@ -151,7 +180,7 @@ async function notifyResponsible(trx: Trx, env: EngineEnv, task: { id: number; n
 // ---------------------------------------------------------------- assignment
 
 /** Who does a task: a user, a team's member (round-robin or least loaded), the case owner, or an earlier task's responsible. */
-export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate): Promise<{ userId: number | null; teamId: number | null }> {
+export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate): Promise<{ userId: number | null; teamId: number | null; contact?: Contact }> {
   const r = t.responsible;
   if (r.kind === 'owner') return { userId: await activeUser(trx, c.entity_id, c.owner_id), teamId: null };
   if (r.kind === 'user') return { userId: await activeUser(trx, c.entity_id, r.userId), teamId: null };
@@ -165,7 +194,8 @@ export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate):
       .executeTakeFirst();
     return { userId: earlier?.responsible_user_id ?? null, teamId: earlier?.responsible_team_id ?? null };
   }
-  return { userId: await pickTeamMember(trx, c.entity_id, r.teamId), teamId: r.teamId };
+  const picked = await pickTeamMember(trx, c.entity_id, r.teamId);
+  return { userId: picked?.userId ?? null, teamId: r.teamId, contact: picked?.contact };
 }
 
 async function activeUser(trx: Trx, entityId: number, userId: number): Promise<number | null> {
@@ -173,21 +203,37 @@ async function activeUser(trx: Trx, entityId: number, userId: number): Promise<n
   return u?.id ?? null;
 }
 
-export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<number | null> {
-  const team = await trx.selectFrom('teams').where('id', '=', teamId).where('entity_id', '=', entityId).where('active', '=', true).select(['assignment', 'last_assigned_user_id']).executeTakeFirst();
-  if (!team) return null;
+export interface Pick {
+  userId: number;
+  /** Who to notify, read with the choice so notifying costs no extra query. */
+  contact: Contact;
+}
+interface Contact {
+  email: string;
+  name: string;
+  language: 'en' | 'es';
+}
+
+export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<Pick | null> {
   const members = await trx
     .selectFrom('team_members as m')
+    .innerJoin('teams as tm', 'tm.id', 'm.team_id')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .where('m.team_id', '=', teamId)
+    .where('tm.entity_id', '=', entityId)
+    .where('tm.active', '=', true)
     .where('m.active', '=', true)
     .where('u.active', '=', true)
     .where('u.locked', '=', false)
-    .select(['u.id', sql<number>`(select count(*) from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING')::int`.as('load')])
+    .select(['u.id', 'u.email', 'u.name', 'u.language', 'tm.assignment', sql<number>`(select count(*) from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING')::int`.as('load')])
     .orderBy('u.id')
     .execute();
   if (members.length === 0) return null;
-  if (team.assignment === 'least_loaded') return members.reduce((best, m) => (m.load < best.load ? m : best)).id;
+  const pick = (id: number) => {
+    const m = members.find((x) => x.id === id) ?? members[0];
+    return { userId: m.id, contact: { email: m.email, name: m.name, language: m.language } };
+  };
+  if (members[0].assignment === 'least_loaded') return pick(members.reduce((best, m) => (m.load < best.load ? m : best)).id);
   // Round-robin: move the team's cursor in one atomic statement. No lock is held to the end
   // of the transaction, so assignments to one team do not queue behind each other.
   const ids = members.map((m) => m.id);
@@ -197,7 +243,7 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
       ${ids[0]}::bigint)
     where id = ${teamId}
     returning last_assigned_user_id`.execute(trx);
-  return moved.rows[0]?.last_assigned_user_id ?? ids[0];
+  return pick(moved.rows[0]?.last_assigned_user_id ?? ids[0]);
 }
 
 const dueDate = (days: number | null) => (days === null ? null : new Date(Date.now() + days * 86_400_000));
@@ -234,7 +280,7 @@ async function createTask(
     .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
   await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer, number: c.serial, action: 'task_created', type: 'task', detail: { code: t.code, state, responsible: who.userId, team: who.teamId } });
-  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned');
+  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', who.contact);
   return { id: row.id };
 }
 
@@ -295,7 +341,7 @@ async function unblock(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, t: Task
     .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
   await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId, doer, number: c.serial, action: 'task_unblocked', type: 'task', detail: { state } });
-  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned');
+  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', who.contact);
 }
 
 async function setCaseState(trx: Trx, c: CaseRow, action: CaseAction, doer: Doer | null, detail: Record<string, unknown> = {}, data?: Record<string, unknown>): Promise<void> {
@@ -356,11 +402,10 @@ export interface DecideInput {
 
 export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: DecideInput = {}): Promise<{ created: number[] }> {
   const result = await db.transaction().execute(async (trx) => {
-    const task = await lockTask(trx, actor.entityId, taskId);
+    const { task, c } = await lockTaskAndCase(trx, actor.entityId, taskId);
     if (!('system' in actor)) await assertCanDecide(trx, actor, task);
     if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
     const next = transition(task.state, 'accept');
-    const c = await lockCase(trx, actor.entityId, task.case_id);
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     const data = await validateTaskData(trx, actor.entityId, task, input.data ?? task.data, actor, input.lang ?? 'en');
     await trx
@@ -386,11 +431,10 @@ export interface RejectInput {
 /** Back to a named earlier task (its data kept, the reason shown), or the end as not eligible (tarea_retorno = -1). */
 export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: RejectInput): Promise<{ created: number[]; notEligible: boolean }> {
   const result = await db.transaction().execute(async (trx) => {
-    const task = await lockTask(trx, actor.entityId, taskId);
+    const { task, c } = await lockTaskAndCase(trx, actor.entityId, taskId);
     if (!('system' in actor)) await assertCanDecide(trx, actor, task);
     if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
     const next = transition(task.state, 'reject');
-    const c = await lockCase(trx, actor.entityId, task.case_id);
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     await trx
       .updateTable('tasks')
@@ -447,7 +491,7 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
       if (!userId) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
       if (to.teamId === undefined) teamId = task.responsible_team_id;
     } else if (to.teamId !== undefined) {
-      userId = await pickTeamMember(trx, actor.entityId, to.teamId);
+      userId = (await pickTeamMember(trx, actor.entityId, to.teamId))?.userId ?? null;
       if (!userId) throw new AppError('TEAM_EMPTY');
     } else {
       throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
