@@ -7,6 +7,7 @@
  * Run: npx tsx bench/accept-throughput.ts   (CASES=2000 WORKERS=16)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import pg_ from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDatabase } from '../server/db/database.js';
@@ -62,6 +63,7 @@ try {
 
   const tasks = (await h.db.selectFrom('tasks').where('code', '=', 'intake').where('state', '=', 'PENDING').select('id').orderBy('id').execute()).map((t) => t.id);
   const latencies: number[] = [];
+  const cpu0 = process.cpuUsage();
   const t1 = performance.now();
   let k = 0;
   await Promise.all(
@@ -74,6 +76,8 @@ try {
     }),
   );
   const acceptSeconds = (performance.now() - t1) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const nodeCpu = (cpu.user + cpu.system) / 1e6;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
   console.log(`| measure | result |`);
@@ -81,9 +85,17 @@ try {
   console.log(`| cases submitted (validation, numbering, first task assigned) | ${CASES} in ${submitSeconds.toFixed(1)} s = ${(CASES / submitSeconds).toFixed(0)}/s |`);
   console.log(`| tasks accepted, ${WORKERS} concurrent workers | ${tasks.length} in ${acceptSeconds.toFixed(1)} s = **${(tasks.length / acceptSeconds).toFixed(0)} accepts/s** |`);
   console.log(`| accept latency p50 / p95 / p99 | ${pct(50)} / ${pct(95)} / ${pct(99)} ms |`);
+  console.log(`| Node CPU during the accepts (one core = 100%) | ${((nodeCpu / acceptSeconds) * 100).toFixed(0)}% |`);
   console.log(`| database | ${pg ? 'embedded PostgreSQL 18, fsync on' : 'DATABASE_URL'} |`);
 } finally {
   await h.close();
+  if (!pg) {
+    // On a shared server, leave nothing behind.
+    const admin = new pg_.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
   if (pg) await pg.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -203,6 +203,8 @@ async function activeUser(trx: Trx, entityId: number, userId: number): Promise<n
   return u?.id ?? null;
 }
 
+const LOAD_CAP = 100;
+
 export interface Pick {
   userId: number;
   /** Who to notify, read with the choice so notifying costs no extra query. */
@@ -225,7 +227,8 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
     .where('m.active', '=', true)
     .where('u.active', '=', true)
     .where('u.locked', '=', false)
-    .select(['u.id', 'u.email', 'u.name', 'u.language', 'tm.assignment', sql<number>`(select count(*) from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING')::int`.as('load')])
+    // Load counted up to a cap: beyond it the difference no longer matters, and the cost stays bounded.
+    .select(['u.id', 'u.email', 'u.name', 'u.language', 'tm.assignment', sql<number>`(select count(*) from (select 1 from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load')])
     .orderBy('u.id')
     .execute();
   if (members.length === 0) return null;
