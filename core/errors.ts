@@ -44,6 +44,8 @@ export const errorCatalog = {
   PROTOCOL_NOT_PUBLISHED: { status: 409, key: 'cases.errors.protocolNotPublished' },
   APPLICATIONS_CLOSED: { status: 409, key: 'cases.errors.applicationsClosed' },
   DOCUMENTS_REQUIRED: { status: 422, key: 'cases.errors.documentsRequired' },
+  DUPLICATE_CASE: { status: 409, key: 'cases.errors.duplicate' },
+  STALE_DRAFT: { status: 409, key: 'cases.errors.stale' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },

@@ -300,6 +300,22 @@ export interface CaseEventsTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+export interface CaseParticipantsTable {
+  case_id: number;
+  user_id: number;
+  entity_id: number;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  entity_id: number;
+  user_id: number;
+  name: string;
+  query: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -321,6 +337,8 @@ export interface Database {
   cases: CasesTable;
   tasks: TasksTable;
   case_events: CaseEventsTable;
+  case_participants: CaseParticipantsTable;
+  saved_searches: SavedSearchesTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
   acl_actions: AclActionsTable;

@@ -102,16 +102,41 @@ export async function submitCaseInTrx(trx: Trx, env: EngineEnv, doer: Doer, case
     const files = data[def.requiredDocumentsField];
     if (!Array.isArray(files) || files.length === 0) throw new AppError('DOCUMENTS_REQUIRED');
   }
+  const possibleDuplicated = await checkDuplicates(trx, c, def, data);
   const { serial, month, seq } = await nextSerial(trx, c.project_id, project.time_zone, now);
   await trx
     .updateTable('cases')
-    .set({ state: 'PENDING', serial, serial_month: month, serial_seq: seq, doc_date: now, data: JSON.stringify(data), version: sql`version + 1`, updated_at: now })
+    .set({ state: 'PENDING', serial, serial_month: month, serial_seq: seq, doc_date: now, data: JSON.stringify(data), possible_duplicated: possibleDuplicated, version: sql`version + 1`, updated_at: now })
     .where('id', '=', c.id)
     .execute();
   const opened: CaseRow = { ...c, state: 'PENDING', serial, data };
   await audit(trx, { entityId: c.entity_id, caseId: c.id, doer, number: serial, action: 'case_submit', type: 'case', detail: { from: 'DRAFT', to: 'PENDING' } });
   await startWorkflow(trx, env, doer, opened);
   return opened;
+}
+
+/**
+ * The protocol names the fields that identify an applicant. All of them equal
+ * to another open or decided case of the protocol: refused ('already
+ * exists'). The most specific one (the last named) equal, or the same first
+ * and last name: saved, flagged as a possible duplicate.
+ */
+async function checkDuplicates(trx: Trx, c: CaseRow, def: ProtocolDefinition, data: Record<string, unknown>): Promise<boolean> {
+  const fields = def.duplicateFields.filter((f) => data[f] !== undefined && data[f] !== null && data[f] !== '');
+  if (fields.length === 0 || fields.length < def.duplicateFields.length) return false;
+  const others = () => trx.selectFrom('cases').where('entity_id', '=', c.entity_id).where('protocol_id', '=', c.protocol_id).where('id', '<>', c.id).where('state', '<>', 'DRAFT');
+  const all = Object.fromEntries(fields.map((f) => [f, data[f]]));
+  const exact = await others().where(sql<boolean>`data @> ${JSON.stringify(all)}::jsonb`).select('id').limit(1).executeTakeFirst();
+  if (exact) throw new AppError('DUPLICATE_CASE');
+  const last = fields[fields.length - 1];
+  const near: Array<Record<string, unknown>> = [{ [last]: data[last] }];
+  if (data.firstName && data.lastName) near.push({ firstName: data.firstName, lastName: data.lastName });
+  const similar = await others()
+    .where((eb) => eb.or(near.map((n) => sql<boolean>`data @> ${JSON.stringify(n)}::jsonb`)))
+    .select('id')
+    .limit(1)
+    .executeTakeFirst();
+  return !!similar;
 }
 
 export async function submitCase(db: Db, env: EngineEnv, doer: Doer, caseId: number, input: { data?: Record<string, unknown>; lang?: 'en' | 'es'; now?: Date } = {}): Promise<CaseRow> {

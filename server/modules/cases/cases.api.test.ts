@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeSearch } from '../../../core/cases/search.js';
+import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+
+let t: TestApp;
+let applicant: { sid: string };
+let coordinator: { sid: string };
+let reviewer: { sid: string };
+let other: { sid: string };
+beforeAll(async () => {
+  t = await createTestApp({ demo: true, workflow: true });
+  [applicant, coordinator, reviewer, other] = await Promise.all(['applicant@demo.test', 'coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+});
+afterAll(() => t.close());
+
+type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
+type List<T> = { items: T[]; total: number };
+type Item = { id: number; number: string; state: string; applicant: string; possibleDuplicated: boolean };
+const req = (method: string, url: string, who: { sid: string }, payload?: unknown, lang = 'en') =>
+  t.request({ method: method as 'GET', url, cookies: { ...who, lang }, payload: payload as string });
+const search = (who: { sid: string }, rows: Parameters<typeof encodeSearch>[0], extra = '') =>
+  req('GET', `/api/cases?filters=${encodeURIComponent(encodeSearch(rows))}${extra}`, who);
+
+const complete = (n: string) => ({
+  firstName: 'Lucía', lastName: `Ortega ${n}`, documentType: 'CC', documentNumber: `5550${n}`, email: `lucia${n}@example.org`, phone: '3105550000',
+  departamento: '76', municipio: '76001', zipCode: '76001', payRent: 1234, householdInformation: [{ memberName: 'Lucía', relationship: 'self', age: 29 }],
+});
+async function protocolId() {
+  return (await req('GET', '/api/cases/new-options', applicant)).json<{ protocols: Array<{ id: number }> }>().protocols[0].id;
+}
+
+describe('a draft', () => {
+  it('is saved half-filled, found again, completed, and submitted: it gets a number and its first task', async () => {
+    const options = (await req('GET', '/api/cases/new-options', applicant)).json<{ open: boolean; autosaveSeconds: number; protocols: Array<{ id: number; name: string; form: unknown }> }>();
+    expect(options.open).toBe(true);
+    expect(options.autosaveSeconds).toBe(300);
+    expect(options.protocols.map((p) => p.name)).toEqual(['Rental assistance']);
+    const draft = await req('POST', '/api/cases/drafts', applicant, { protocolId: options.protocols[0].id, data: { firstName: 'Lucía' } });
+    expect(draft.statusCode).toBe(201);
+    const { id, version } = draft.json<{ id: number; version: number }>();
+    // Autosave keeps it as typed, even when not valid yet.
+    const saved = await req('PUT', `/api/cases/drafts/${id}`, applicant, { data: { firstName: 'Lucía', email: 'not yet' }, version });
+    expect(saved.statusCode).toBe(200);
+    const stale = await req('PUT', `/api/cases/drafts/${id}`, applicant, { data: { firstName: 'x' }, version });
+    expect(stale.json<Err>().error.code).toBe('STALE_DRAFT');
+    const mine = (await req('GET', '/api/cases/drafts', applicant)).json<List<{ id: number }>>();
+    expect(mine.items.map((d) => d.id)).toContain(id);
+    // Submitting checks it with the form.
+    const bad = await req('POST', `/api/cases/drafts/${id}/submit`, applicant, {}, 'es');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<Err>().error.details).toContainEqual({ path: 'email', message: 'Correo electrónico no válido' });
+    const ok = await req('POST', `/api/cases/drafts/${id}/submit`, applicant, { data: complete('1') });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json<{ number: string }>().number).toMatch(/^\d{4}-\d{2}-\d{6}$/);
+    const c = (await req('GET', `/api/cases/${id}`, applicant)).json<{ state: string; openTasks: number }>();
+    expect(c).toMatchObject({ state: 'PENDING', openTasks: 1 });
+    expect((await req('GET', `/api/cases/drafts/${id}`, applicant)).statusCode).toBe(404);
+  });
+
+  it('refuses an exact duplicate, and flags a near one', async () => {
+    const pid = await protocolId();
+    const make = async (data: object) => {
+      const { id } = (await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data })).json<{ id: number }>();
+      return { id, res: await req('POST', `/api/cases/drafts/${id}/submit`, applicant, {}) };
+    };
+    const first = await make(complete('2'));
+    expect(first.res.statusCode).toBe(200);
+    const exact = await make({ ...complete('2'), email: 'other@example.org' });
+    expect(exact.res.statusCode).toBe(409);
+    expect(exact.res.json<Err>().error.message).toBe('An application for this applicant already exists');
+    const near = await make({ ...complete('2'), documentType: 'CE' });
+    expect(near.res.statusCode).toBe(200);
+    expect((await req('GET', `/api/cases/${near.id}`, coordinator)).json<Item>().possibleDuplicated).toBe(true);
+    const similar = (await req('GET', `/api/cases/${near.id}/similar`, coordinator)).json<Item[]>();
+    expect(similar.map((s) => s.id)).toContain(first.id);
+  });
+
+  it('cannot be started after the deadline unless applications are still allowed', async () => {
+    await t.db.updateTable('projects').set({ allow_new_applications: false, new_applications_deadline: '2021-12-01T00:00:00' }).where('uid', '=', 'applications').execute();
+    const res = await req('POST', '/api/cases/drafts', applicant, { protocolId: await protocolId(), data: {} });
+    expect(res.statusCode).toBe(409);
+    expect(res.json<Err>().error.message).toBe('The creation of new applications has been disabled.');
+    expect((await req('GET', '/api/cases/new-options', applicant)).json<{ open: boolean }>().open).toBe(false);
+    await t.db.updateTable('projects').set({ allow_new_applications: true }).where('uid', '=', 'applications').execute();
+  });
+});
+
+describe('the list', () => {
+  it('shows staff every case and an applicant only their own', async () => {
+    const staff = (await req('GET', '/api/cases?limit=100', coordinator)).json<List<Item>>();
+    const own = (await req('GET', '/api/cases?limit=100', applicant)).json<List<Item>>();
+    expect(staff.total).toBeGreaterThanOrEqual(11);
+    expect(own.total).toBeGreaterThanOrEqual(11); // the applicant owns the demo cases
+    expect((await req('GET', '/api/cases?limit=100', reviewer)).json<List<Item>>().total).toBe(staff.total);
+    expect((await req('GET', '/api/cases', other)).json<List<Item>>().total).toBe(0);
+  });
+
+  it('filters by state and finds a case by an advanced search on a form field', async () => {
+    const byRent = (await search(coordinator, [{ column: 'data.payRent', op: 'eq', value: '1234' }])).json<List<Item>>();
+    expect(byRent.items.length).toBeGreaterThanOrEqual(1);
+    expect(byRent.items.every((i) => i.applicant.startsWith('Lucía'))).toBe(true);
+    const range = (await search(coordinator, [{ column: 'data.payRent', op: 'between', value: [1000, 1300] }])).json<List<{ applicant: string }>>();
+    expect(range.items.some((i) => i.applicant.includes('Rodríguez'))).toBe(true); // 1200 in the demo
+    const name = (await search(coordinator, [{ column: 'data.lastName', op: 'startsWith', value: 'ort' }, { column: 'state', op: 'eq', value: 'PENDING' }])).json<List<Item>>();
+    expect(name.items.length).toBeGreaterThanOrEqual(1);
+    const rejected = (await req('GET', '/api/cases?state=REJECTED', coordinator)).json<List<Item>>();
+    expect(rejected.items.every((i) => i.state === 'REJECTED')).toBe(true);
+    const empty = (await search(coordinator, [{ column: 'data.third_party_email', op: 'empty' }])).json<List<Item>>();
+    expect(empty.total).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown column or operator with a clear 400', async () => {
+    for (const rows of [[{ column: 'password_hash', op: 'eq', value: 'x' }], [{ column: 'data.x', op: 'regex', value: '.' }]]) {
+      const res = await req('GET', `/api/cases?filters=${encodeURIComponent(JSON.stringify(rows.map((r) => [r.column, r.op, r.value])))}`, coordinator);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<Err>().error.code).toBe('VALIDATION');
+    }
+    expect((await req('GET', '/api/cases?filters=%7Bbroken', coordinator)).statusCode).toBe(400);
+    expect((await req('GET', '/api/cases?sortBy=data', coordinator)).statusCode).toBe(400);
+  });
+
+  it('keeps saved searches per user', async () => {
+    const saved = await req('POST', '/api/cases/saved-searches', coordinator, { name: 'High rent', query: { filters: encodeSearch([{ column: 'data.payRent', op: 'gt', value: 1000 }]) } });
+    expect(saved.statusCode).toBe(201);
+    expect((await req('GET', '/api/cases/saved-searches', coordinator)).json<unknown[]>()).toHaveLength(1);
+    expect((await req('GET', '/api/cases/saved-searches', reviewer)).json<unknown[]>()).toHaveLength(0);
+  });
+});
+
+describe('one case', () => {
+  it('shows its history, takes a data correction with the field changes recorded, and is completed', async () => {
+    const id = (await search(coordinator, [{ column: 'data.payRent', op: 'eq', value: 1234 }])).json<List<Item>>().items[0].id;
+    const c = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ data: Record<string, unknown>; version: number; actions: string[] }>();
+    expect(c.actions).toEqual(expect.arrayContaining(['complete', 'close', 'changeOwner']));
+    const fixed = await req('PUT', `/api/cases/${id}/data`, coordinator, { data: { ...c.data, payRent: 1300 }, version: c.version });
+    expect(fixed.statusCode).toBe(200);
+    const history = (await req('GET', `/api/cases/${id}/history`, coordinator)).json<Array<{ action: string; type: string; userName: string; detail: Record<string, unknown> }>>();
+    expect(history.map((h) => h.action)).toEqual(expect.arrayContaining(['case_created', 'case_submit', 'task_created', 'field_changed']));
+    expect(history.find((h) => h.type === 'field')).toMatchObject({ userName: 'Carla Coordinator', detail: { field: 'payRent', from: 1234, to: 1300 } });
+    expect((await req('POST', `/api/cases/${id}/complete`, coordinator, {})).json()).toEqual({ state: 'SUCCESS' });
+    // Done: no open work remains, and it cannot be completed twice.
+    expect((await req('GET', `/api/cases/${id}`, coordinator)).json<{ openTasks: number }>().openTasks).toBe(0);
+    expect((await req('POST', `/api/cases/${id}/complete`, coordinator, {})).statusCode).toBe(409);
+    // 'Enable again' needs wf_activar_caso, which the coordinator holds.
+    expect((await req('POST', `/api/cases/${id}/activate`, coordinator, {})).json()).toEqual({ state: 'PENDING' });
+  });
+
+  it('guards each action by its target: the applicant can neither complete nor see history', async () => {
+    const id = (await req('GET', '/api/cases?state=PENDING&limit=1', coordinator)).json<List<Item>>().items[0].id;
+    expect((await req('POST', `/api/cases/${id}/complete`, applicant, {})).statusCode).toBe(403);
+    expect((await req('GET', `/api/cases/${id}/history`, applicant)).statusCode).toBe(403);
+    expect((await req('GET', `/api/cases/${id}`, applicant)).json<{ actions: string[] }>().actions).toEqual([]);
+  });
+
+  it('is 404 for another tenant, for reading and for every change', async () => {
+    const id = (await req('GET', '/api/cases?limit=1', coordinator)).json<List<Item>>().items[0].id;
+    for (const [method, url, body] of [
+      ['GET', `/api/cases/${id}`, undefined],
+      ['POST', `/api/cases/${id}/close`, {}],
+      ['PUT', `/api/cases/${id}/owner`, { userId: 1 }],
+      ['PUT', `/api/cases/${id}/participants`, { userIds: [] }],
+      ['GET', `/api/cases/${id}/similar`, undefined],
+    ] as const) {
+      expect((await req(method, url, other, body)).statusCode, `${method} ${url}`).toBe(404);
+    }
+  });
+
+  it("changes owner only to a user of the tenant", async () => {
+    const id = (await req('GET', '/api/cases?limit=1', coordinator)).json<List<Item>>().items[0].id;
+    const foreign = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('id').executeTakeFirstOrThrow()).id;
+    expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: foreign })).statusCode).toBe(400);
+  });
+});
