@@ -316,6 +316,27 @@ export interface SavedSearchesTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+export interface CaseImportsTable {
+  id: Generated<number>;
+  entity_id: number;
+  user_id: number;
+  protocol_id: number;
+  file_name: string;
+  content: string;
+  header: ColumnType<string[], string, string>;
+  total: number;
+  mapping: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  ref_column: string | null;
+  status: Generated<'uploaded' | 'running' | 'done' | 'interrupted'>;
+  processed: Generated<number>;
+  created: Generated<number>;
+  skipped: Generated<number>;
+  failed: Generated<number>;
+  errors: ColumnType<Array<{ line: number; field: string | null; message: string }>, string | undefined, string>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -339,6 +360,7 @@ export interface Database {
   case_events: CaseEventsTable;
   case_participants: CaseParticipantsTable;
   saved_searches: SavedSearchesTable;
+  case_imports: CaseImportsTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
   acl_actions: AclActionsTable;

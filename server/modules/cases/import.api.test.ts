@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+
+let t: TestApp;
+let coordinator: { sid: string };
+let other: { sid: string };
+let protocolId: number;
+beforeAll(async () => {
+  t = await createTestApp({ demo: true, workflow: true });
+  [coordinator, other] = await Promise.all(['coordinator@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  protocolId = (await t.db.selectFrom('protocols').where('code', '=', 'rental-assistance').select('id').executeTakeFirstOrThrow()).id;
+});
+afterAll(() => t.close());
+
+type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
+type Job = { id: number; status: string; total: number; processed: number; created: number; skipped: number; failed: number; errors: Array<{ line: number; field: string | null; message: string }>; fields: Array<{ name: string }> };
+const upload = (who: { sid: string }, body: string | Buffer, lang = 'en') =>
+  t.request({ method: 'POST', url: `/api/cases/imports?protocolId=${protocolId}&fileName=applicants.csv`, cookies: { ...who, lang }, payload: body, headers: { 'content-type': 'text/csv' } });
+const post = (url: string, payload: unknown, lang = 'en') => t.request({ method: 'POST', url, cookies: { ...coordinator, lang }, payload: payload as object });
+
+const HEADER = 'ref,nombre,apellido,tipo,documento,correo,celular,depto,municipio,postal,renta,seccion8,valor8,miembro,parentesco,edad';
+function csv(rows: number, bad: number[]): string {
+  const lines = [HEADER];
+  for (let i = 1; i <= rows; i++) {
+    const ok = !bad.includes(i);
+    lines.push([`EXT-${i}`, ok ? `Nombre${i}` : '', `Apellido ${i}`, 'CC', `8${String(i).padStart(8, '0')}`, ok ? `p${i}@example.org` : 'bad-email', '3001234567', '11', '11001', '11001', String(500 + (i % 900)), i % 2 ? 'sí' : 'no', i % 2 ? '250' : '', `Nombre${i} Apellido ${i}`, 'self', String(20 + (i % 60))].join(','));
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+const mapping = {
+  mapping: { nombre: 'firstName', apellido: 'lastName', tipo: 'documentType', documento: 'documentNumber', correo: 'email', celular: 'phone', depto: 'departamento', municipio: 'municipio', postal: 'zipCode', renta: 'payRent', seccion8: 'housing_assistance', valor8: 'income_required_housing_assistance', miembro: 'householdInformation.memberName', edad: 'householdInformation.age', parentesco: 'householdInformation.relationship' },
+  refColumn: 'ref',
+};
+async function finished(id: number): Promise<Job> {
+  for (let i = 0; i < 600; i++) {
+    const job = (await t.request({ method: 'GET', url: `/api/cases/imports/${id}`, cookies: coordinator })).json<Job>();
+    if (job.status !== 'running') return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('import did not finish');
+}
+
+describe('CSV import of cases', () => {
+  it('a 1,000-row file with three bad rows imports the rest and reports the three; again, it adds nothing', async () => {
+    const up = await upload(coordinator, csv(1000, [10, 500, 999]));
+    expect(up.statusCode).toBe(201);
+    const job = up.json<Job>();
+    expect(job.total).toBe(1000);
+    expect(job.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['firstName', 'payRent']));
+    expect(job.fields.map((f) => f.name)).not.toContain('householdInformation');
+
+    const dry = (await post(`/api/cases/imports/${job.id}/dry-run`, mapping)).json<{ valid: number; errors: Job['errors'] }>();
+    expect(dry.valid).toBe(997);
+    expect([...new Set(dry.errors.map((e) => e.line))]).toEqual([11, 501, 1000]);
+    expect(dry.errors[0]).toEqual({ line: 11, field: 'firstName', message: 'This field is required' });
+    const before = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+    expect((await post(`/api/cases/imports/${job.id}/run`, mapping)).statusCode).toBe(202);
+    const done = await finished(job.id);
+    expect(done).toMatchObject({ status: 'done', processed: 1000, created: 997, skipped: 0, failed: 3 });
+    expect([...new Set(done.errors.map((e) => e.line))]).toEqual([11, 501, 1000]);
+    const after = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(after - before).toBe(997);
+
+    // The same file again: nothing twice.
+    const again = (await upload(coordinator, csv(1000, [10, 500, 999]))).json<Job>();
+    await post(`/api/cases/imports/${again.id}/run`, mapping);
+    const second = await finished(again.id);
+    expect(second).toMatchObject({ created: 0, skipped: 997, failed: 3 });
+    const final = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(final).toBe(after);
+  }, 120_000);
+
+  it('refuses columns mapped to protected fields and unknown columns', async () => {
+    const job = (await upload(coordinator, csv(2, []))).json<Job>();
+    for (const target of ['owner_id', 'entity_id', 'state', 'statusApplication', 'householdInformation']) {
+      const res = await post(`/api/cases/imports/${job.id}/dry-run`, { mapping: { nombre: target }, refColumn: 'ref' });
+      expect(res.statusCode, target).toBe(400);
+    }
+    const unknown = await post(`/api/cases/imports/${job.id}/dry-run`, { mapping: { nope: 'firstName' }, refColumn: 'ref' }, 'es');
+    expect(unknown.json<Err>().error.details?.[0].message).toBe('El archivo no tiene la columna nope');
+  });
+
+  it('answers a bad file clearly: wrong encoding, open quote, repeated header, huge', async () => {
+    const latin1 = Buffer.concat([Buffer.from(`${HEADER}\n1,Jos`), Buffer.from([0xe9]), Buffer.from(',x\n')]);
+    expect((await upload(coordinator, latin1)).json<Err>().error.details?.[0].message).toBe('The file is not UTF-8 text: save it as CSV UTF-8 and try again');
+    expect((await upload(coordinator, `${HEADER}\n1,"open\n`)).json<Err>().error.details?.[0].message).toBe('A quoted value is not closed');
+    expect((await upload(coordinator, 'ref,ref\n1,2\n')).json<Err>().error.details?.[0].message).toBe('The first row must name every column once');
+    const huge = await upload(coordinator, `${HEADER}\n${'x'.repeat(1000)}\n`.repeat(30_000));
+    expect(huge.statusCode).toBe(413);
+  });
+
+  it("keeps each user's imports to themselves and each tenant's apart", async () => {
+    const job = (await upload(coordinator, csv(1, []))).json<Job>();
+    expect((await t.request({ method: 'GET', url: `/api/cases/imports/${job.id}`, cookies: other })).statusCode).toBe(404);
+    expect((await t.request({ method: 'POST', url: `/api/cases/imports?protocolId=${protocolId}`, cookies: other, payload: csv(1, []), headers: { 'content-type': 'text/csv' } })).statusCode).toBe(404);
+  });
+});
