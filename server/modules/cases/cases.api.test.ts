@@ -171,3 +171,35 @@ describe('one case', () => {
     expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: foreign })).statusCode).toBe(400);
   });
 });
+
+describe('export and administration', () => {
+  it('exports the current result as CSV with formulas neutralised', async () => {
+    const pid = await protocolId();
+    const evil = (await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: { ...complete('9'), firstName: '=HYPERLINK("http://evil")' } })).json<{ id: number }>();
+    expect((await req('POST', `/api/cases/drafts/${evil.id}/submit`, applicant, {})).statusCode).toBe(200);
+    const res = await req('GET', `/api/cases/export?protocolId=${pid}&filters=${encodeURIComponent(encodeSearch([{ column: 'data.documentNumber', op: 'eq', value: '55509' }]))}`, coordinator);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const { parseCsv } = await import('../../lib/csv.js');
+    const rows = parseCsv(res.body);
+    expect(rows[0].slice(0, 4)).toEqual(['number', 'state', 'protocol', 'applicant']);
+    expect(rows[0]).toContain('firstName');
+    expect(rows).toHaveLength(2);
+    const firstName = rows[1][rows[0].indexOf('firstName')];
+    expect(firstName.startsWith("'=")).toBe(true);
+    // The applicant lacks the export action.
+    expect((await req('GET', '/api/cases/export', applicant)).statusCode).toBe(403);
+  });
+
+  it('closes and reassigns in bulk, reporting what could not be done', async () => {
+    const pending = (await req('GET', '/api/cases?state=PENDING&limit=2', coordinator)).json<List<Item>>().items.map((i) => i.id);
+    const closed = (await req('GET', '/api/cases?state=CLOSED&limit=1', coordinator)).json<List<Item>>().items.map((i) => i.id);
+    const res = (await req('POST', '/api/admin-cases/close', coordinator, { ids: [...pending, ...closed], reason: 'Programme ended' })).json<{ done: number[]; failed: Array<{ id: number }> }>();
+    expect(res.done).toEqual(pending);
+    expect(res.failed.map((f) => f.id)).toEqual(closed);
+    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const moved = (await req('POST', '/api/admin-cases/reassign', coordinator, { ids: pending, userId: reviewerId })).json<{ done: number[] }>();
+    expect(moved.done).toEqual(pending);
+    expect((await req('POST', '/api/admin-cases/close', reviewer, { ids: pending })).statusCode).toBe(403);
+  });
+});

@@ -15,7 +15,10 @@ import { CASE_STATES, type CaseAction, nextCaseState } from '../../../core/workf
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import { toCsv } from '../../lib/csv.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
+import { translate } from '../../i18n.js';
+import { scopeFields } from '../../../core/forms/validator.js';
 import { actorOf } from '../../plugins/session.js';
 import { type Actor, can } from '../acl/policy.js';
 import { audit, closeOpenTasks, lockCase, setCaseState } from '../workflow/engine.js';
@@ -119,6 +122,30 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     createdAt: r.created_at, updatedAt: r.updated_at,
   });
 
+  /** The list's filters and advanced search as one query, shared by the list, the export and bulk actions. */
+  function filtered(actor: Actor, f: z.infer<typeof listFilters>) {
+    let rows: SearchRow[] = [];
+    if (f.filters) {
+      const parsed = searchRowsSchema.safeParse(decodeSearch(f.filters));
+      if (!parsed.success) throw new AppError('VALIDATION', {}, parsed.error.issues.map((i) => ({ path: `filters.${i.path.join('.')}`, message: i.message })));
+      rows = parsed.data;
+    }
+    let q = base(actor).where('c.state', '<>', 'DRAFT');
+    if (f.state) q = q.where('c.state', 'in', Array.isArray(f.state) ? f.state : [f.state]);
+    if (f.protocolId) q = q.where('c.protocol_id', '=', f.protocolId);
+    if (f.ownerId) q = q.where('c.owner_id', '=', f.ownerId);
+    if (f.teamId) q = q.where('c.id', 'in', (eb) => eb.selectFrom('tasks').where('responsible_team_id', '=', f.teamId as number).select('case_id'));
+    if (f.from) q = q.where('c.doc_date', '>=', new Date(`${f.from}T00:00:00Z`));
+    if (f.to) q = q.where('c.doc_date', '<', new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 86_400_000));
+    if (f.possibleDuplicated !== undefined) q = q.where('c.possible_duplicated', '=', f.possibleDuplicated);
+    if (f.search) {
+      const p = containsPattern(f.search);
+      q = q.where((eb) => eb.or([eb('c.serial', 'ilike', p), sql<boolean>`c.data->>'firstName' ilike ${p}`, sql<boolean>`c.data->>'lastName' ilike ${p}`, sql<boolean>`c.data->>'documentNumber' ilike ${p}`]));
+    }
+    for (const row of rows) q = q.where((eb) => rowCondition(eb as unknown as Eb, row));
+    return q;
+  }
+
   const listFilters = listQuery(['doc_date', 'serial', 'state', 'created_at', 'updated_at']).extend({
     state: z.union([z.enum(CASE_STATES), z.array(z.enum(CASE_STATES))]).optional(),
     protocolId: z.coerce.number().int().positive().optional(),
@@ -137,29 +164,110 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       const f = request.query;
-      let rows: SearchRow[] = [];
-      if (f.filters) {
-        const parsed = searchRowsSchema.safeParse(decodeSearch(f.filters));
-        if (!parsed.success) throw new AppError('VALIDATION', {}, parsed.error.issues.map((i) => ({ path: `filters.${i.path.join('.')}`, message: i.message })));
-        rows = parsed.data;
-      }
-      let q = base(actor).where('c.state', '<>', 'DRAFT');
-      if (f.state) q = q.where('c.state', 'in', Array.isArray(f.state) ? f.state : [f.state]);
-      if (f.protocolId) q = q.where('c.protocol_id', '=', f.protocolId);
-      if (f.ownerId) q = q.where('c.owner_id', '=', f.ownerId);
-      if (f.teamId) q = q.where('c.id', 'in', (eb) => eb.selectFrom('tasks').where('responsible_team_id', '=', f.teamId as number).select('case_id'));
-      if (f.from) q = q.where('c.doc_date', '>=', new Date(`${f.from}T00:00:00Z`));
-      if (f.to) q = q.where('c.doc_date', '<', new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 86_400_000));
-      if (f.possibleDuplicated !== undefined) q = q.where('c.possible_duplicated', '=', f.possibleDuplicated);
-      if (f.search) {
-        const p = containsPattern(f.search);
-        q = q.where((eb) => eb.or([eb('c.serial', 'ilike', p), sql<boolean>`c.data->>'firstName' ilike ${p}`, sql<boolean>`c.data->>'lastName' ilike ${p}`, sql<boolean>`c.data->>'documentNumber' ilike ${p}`]));
-      }
-      for (const row of rows) q = q.where((eb) => rowCondition(eb as unknown as Eb, row));
+      let q = filtered(actor, f);
       const sortBy = f.sortBy ?? 'doc_date';
       q = q.orderBy(sql`${sql.ref(`c.${sortBy}`)} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
       const { rows: found, total } = await paginate(q, { page: f.page, limit: f.limit });
       return { items: found.map(item), total };
+    },
+  );
+
+  const EXPORT_LIMIT = 100_000;
+  app.get(
+    '/api/cases/export',
+    {
+      config: { access: { target: 'wf_casos', action: 'export' } },
+      schema: { tags: ['cases'], summary: 'The current result as CSV (cells that a spreadsheet would run as formulas are neutralised)', querystring: listFilters.omit({ page: true, limit: true }) },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const f = { ...request.query, page: 1, limit: 1 };
+      const q = filtered(actor, f).select('c.data').orderBy('c.doc_date', 'desc').orderBy('c.id', 'desc').limit(EXPORT_LIMIT);
+      const rows = await q.execute();
+      // Form fields as columns: those of the protocol asked for, else the union of the rows' keys.
+      let fields: string[] = [];
+      if (f.protocolId) {
+        const def = await app.db
+          .selectFrom('protocols as p')
+          .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
+          .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
+          .where('p.id', '=', f.protocolId)
+          .where('p.entity_id', '=', actor.entityId)
+          .select('fv.definition')
+          .executeTakeFirst();
+        if (def) fields = scopeFields((def.definition as FormDefinition).fields).filter((x) => !['static', 'repeat', 'file'].includes(x.type)).map((x) => x.name);
+      } else {
+        fields = [...new Set(rows.flatMap((r) => Object.keys(r.data as object)))].filter((k) => !Array.isArray((rows.find((r) => k in (r.data as object))?.data as Record<string, unknown>)[k])).sort();
+      }
+      const header = ['number', 'state', 'protocol', 'applicant', 'owner', 'docDate', 'possibleDuplicated', ...fields];
+      const body = toCsv(
+        header,
+        rows.map((r) => [r.serial, r.state, r.protocol_name, r.applicant, r.owner_name, r.doc_date, r.possible_duplicated, ...fields.map((k) => {
+          const v = (r.data as Record<string, unknown>)[k];
+          return Array.isArray(v) ? v.join('; ') : (v as string | number | boolean | null | undefined);
+        })]),
+      );
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .send(body);
+    },
+  );
+
+  const bulkIds = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });
+  const bulkResult = z.object({ done: z.array(z.number()), failed: z.array(z.object({ id: z.number(), message: z.string() })) });
+  async function eachCase(ids: number[], lang: 'en' | 'es', run: (id: number) => Promise<void>) {
+    const done: number[] = [];
+    const failed: Array<{ id: number; message: string }> = [];
+    for (const id of ids) {
+      try {
+        await run(id);
+        done.push(id);
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        failed.push({ id, message: translate(lang, e.key, e.params) });
+      }
+    }
+    return { done, failed };
+  }
+
+  app.post(
+    '/api/admin-cases/close',
+    {
+      config: { access: { target: 'admin_cases', action: 'update' } },
+      schema: { tags: ['cases'], summary: 'Close many cases (each on its own; those that cannot be closed are reported)', body: bulkIds.extend({ reason: z.string().trim().max(2000).optional() }), response: { 200: bulkResult } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      if (!can(actor, 'wf_cerrar_caso', 'confirm')) throw new AppError('FORBIDDEN');
+      return eachCase(request.body.ids, request.lang, (id) =>
+        app.db.transaction().execute(async (trx) => {
+          const c = await lockCase(trx, actor.entityId, id);
+          if (!nextCaseState(c.state as never, 'close')) throw new AppError('INVALID_TRANSITION', { state: c.state, action: 'close' });
+          await closeOpenTasks(trx, c, actor);
+          await setCaseState(trx, c, 'close', actor, request.body.reason ? { reason: request.body.reason } : {});
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/api/admin-cases/reassign',
+    {
+      config: { access: { target: 'admin_cases', action: 'update' } },
+      schema: { tags: ['cases'], summary: 'Give many cases to another owner', body: bulkIds.extend({ userId: z.number().int().positive() }), response: { 200: bulkResult } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const user = await app.db.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select('id').executeTakeFirst();
+      if (!user) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
+      return eachCase(request.body.ids, request.lang, (id) =>
+        app.db.transaction().execute(async (trx) => {
+          const c = await lockCase(trx, actor.entityId, id);
+          await trx.updateTable('cases').set({ owner_id: user.id, version: sql`version + 1`, updated_at: new Date() }).where('id', '=', c.id).execute();
+          await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: { from: c.owner_id, to: user.id } });
+        }),
+      );
     },
   );
 
