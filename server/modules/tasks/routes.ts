@@ -14,7 +14,7 @@ import { translate } from '../../i18n.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
 import { actorOf } from '../../plugins/session.js';
 import { type Actor, can } from '../acl/policy.js';
-import { acceptTask, assignTask, rejectTask, restartTask, saveTaskData } from '../workflow/engine.js';
+import { acceptTask, assignTask, createAdhocTask, rejectTask, restartTask, saveTaskData } from '../workflow/engine.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const stateEnum = z.enum(TASK_STATES);
@@ -190,6 +190,30 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
         actions: await allowedActions(actor, row),
       };
     },
+  );
+
+  app.post(
+    '/api/tasks',
+    {
+      config: { access: { target: 'wf_tareas', action: 'create' } },
+      schema: {
+        tags: ['tasks'],
+        summary: 'An ad-hoc task on an open case, for a user or a team (outside the protocol: deciding it moves nothing else)',
+        body: z
+          .object({
+            caseId: z.number({ error: 'validation.chooseOption' }).int().positive(),
+            name: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(200, { error: 'validation.tooLong' }),
+            userId: z.number().int().positive().optional(),
+            teamId: z.number().int().positive().optional(),
+            expirationDays: z.number().int().min(0).max(3650).nullable().optional(),
+            formVersionId: z.number().int().positive().nullable().optional(),
+            instructions: z.string().trim().max(2000, { error: 'validation.tooLong' }).nullable().optional(),
+          })
+          .refine((b) => b.userId !== undefined || b.teamId !== undefined, { path: ['userId'], error: 'validation.chooseOption' }),
+        response: { 201: z.object({ id: z.number() }) },
+      },
+    },
+    async (request, reply) => reply.status(201).send({ id: await createAdhocTask(app.db, app.engine, actorOf(request), request.body) }),
   );
 
   const lang = (request: { lang: 'en' | 'es' }) => request.lang;

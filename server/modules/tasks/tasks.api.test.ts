@@ -112,3 +112,29 @@ describe('administration', () => {
     expect(res.tasks.some((x) => x.reason)).toBe(true);
   });
 });
+
+describe('ad-hoc tasks', () => {
+  it('are created on an open case for a user or a team, and deciding them moves nothing else', async () => {
+    const caseId = (await pendingIntake())[0].caseId;
+    const before = (await req('GET', `/api/cases/${caseId}/timeline`, coordinator)).json<{ tasks: unknown[] }>().tasks.length;
+    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const created = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Call the landlord', userId: reviewerId, expirationDays: 1, instructions: 'Confirm the rent amount' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    const task = (await req('GET', `/api/tasks/${id}`, reviewer)).json<{ state: string; actions: string[]; reason: string; next: unknown[] }>();
+    expect(task).toMatchObject({ state: 'PENDING', reason: 'Confirm the rent amount', next: [] });
+    expect(task.actions).toEqual(expect.arrayContaining(['accept', 'reject']));
+    expect((await req('POST', `/api/tasks/${id}/accept`, reviewer, {})).statusCode).toBe(200);
+    expect((await req('GET', `/api/cases/${caseId}/timeline`, coordinator)).json<{ tasks: unknown[] }>().tasks.length).toBe(before + 1);
+  });
+
+  it('need a responsible and an open case of the tenant', async () => {
+    const caseId = (await pendingIntake())[0].caseId;
+    expect((await req('POST', '/api/tasks', coordinator, { caseId, name: 'Nobody' })).statusCode).toBe(400);
+    const closed = (await req('GET', '/api/cases?state=CLOSED&limit=1', coordinator)).json<{ items: Array<{ id: number }> }>().items[0].id;
+    const teamId = (await t.db.selectFrom('teams').where('name', '=', 'Intake').select('id').executeTakeFirstOrThrow()).id;
+    expect((await req('POST', '/api/tasks', coordinator, { caseId: closed, name: 'Late', teamId })).statusCode).toBe(409);
+    expect((await req('POST', '/api/tasks', other, { caseId, name: 'Foreign', teamId })).statusCode).toBe(404);
+    expect((await req('POST', '/api/tasks', applicant, { caseId, name: 'Mine', teamId })).statusCode).toBe(403);
+  });
+});

@@ -417,6 +417,8 @@ export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
       .where('id', '=', task.id)
       .execute();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_accepted', type: 'task', detail: { code: task.code } });
+    // An ad-hoc task is outside the protocol: deciding it moves nothing else.
+    if (task.code === ADHOC_CODE) return { created: [] };
     const def = await protocolDefinition(trx, c.protocol_version_id);
     const created = await advance(trx, env, actor, c, def, template(def, task.code), { ...c.data, ...data });
     return { created };
@@ -445,6 +447,7 @@ export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
       .where('id', '=', task.id)
       .execute();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_rejected', type: 'task', detail: { code: task.code, reason: input.reason } });
+    if (task.code === ADHOC_CODE) return { created: [], notEligible: false };
     const def = await protocolDefinition(trx, c.protocol_version_id);
     const target = template(def, task.code).onReject;
     if (!target || 'notEligible' in target) {
@@ -513,6 +516,56 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
     await notifyResponsible(trx, env, row, c, 'assigned');
   });
   env.afterMail?.();
+}
+
+/** The code of tasks created by hand on a case, outside its protocol. */
+export const ADHOC_CODE = 'adhoc';
+
+/** An ad-hoc task on an open case (the /tareas/nuevo screen): a named piece of work for a user or a team. */
+export async function createAdhocTask(
+  db: Db,
+  env: EngineEnv,
+  actor: Actor,
+  input: { caseId: number; name: string; userId?: number; teamId?: number; expirationDays?: number | null; formVersionId?: number | null; instructions?: string | null },
+): Promise<number> {
+  const id = await db.transaction().execute(async (trx) => {
+    const c = await lockCase(trx, actor.entityId, input.caseId);
+    if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    let userId: number | null = null;
+    let contact: Contact | undefined;
+    if (input.userId !== undefined) {
+      userId = await activeUser(trx, actor.entityId, input.userId);
+      if (!userId) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
+    } else if (input.teamId !== undefined) {
+      const team = await trx.selectFrom('teams').where('id', '=', input.teamId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+      if (!team) throw new AppError('VALIDATION', {}, [{ path: 'teamId', message: 'validation.chooseOption' }]);
+      const picked = await pickTeamMember(trx, actor.entityId, input.teamId);
+      userId = picked?.userId ?? null;
+      contact = picked?.contact;
+    } else {
+      throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
+    }
+    if (input.formVersionId) {
+      const form = await trx.selectFrom('form_versions').where('id', '=', input.formVersionId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+      if (!form) throw new AppError('VALIDATION', {}, [{ path: 'formId', message: 'validation.chooseOption' }]);
+      await trx.updateTable('form_versions').set({ in_use: true }).where('id', '=', form.id).execute();
+    }
+    const state: TaskState = userId ? 'PENDING' : 'UNASSIGNED';
+    const row = await trx
+      .insertInto('tasks')
+      .values({
+        entity_id: c.entity_id, case_id: c.id, code: ADHOC_CODE, name: input.name, form_version_id: input.formVersionId ?? null, state,
+        responsible_user_id: userId, responsible_team_id: input.teamId ?? null, expiration_days: input.expirationDays ?? null,
+        due_at: state === 'PENDING' ? dueDate(input.expirationDays ?? null) : null, reason: input.instructions ?? null,
+      })
+      .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
+      .executeTakeFirstOrThrow();
+    await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer: actor, number: c.serial, action: 'task_created', type: 'task', detail: { code: ADHOC_CODE, name: input.name, state, responsible: userId, team: input.teamId ?? null } });
+    if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', contact);
+    return row.id;
+  });
+  env.afterMail?.();
+  return id;
 }
 
 /** Saves task form values without deciding (a draft of the task form). */
