@@ -24,6 +24,8 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/support/web-setup.ts'],
+          // Rendering MUI pages in jsdom takes seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {
