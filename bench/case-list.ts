@@ -1,0 +1,126 @@
+/**
+ * The case list at scale: CASES cases (default 1,000,000) with a task each,
+ * generated in bulk with SQL, then GET /api/cases with a form-field filter
+ * hit by CLIENTS concurrent clients (default 20) over HTTP for SECONDS.
+ * Writes the EXPLAIN (ANALYZE, BUFFERS) of the hot queries to bench/explain/.
+ * Target (issue 6): p95 under 50 ms.
+ * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL)
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { encodeSearch } from '../core/cases/search.js';
+import { buildApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { ensureDatabase } from '../server/db/database.js';
+import { EmbeddedPostgres } from '../server/db/embedded.js';
+import { migrate } from '../server/db/migrate.js';
+import { openDb } from '../server/db/pool.js';
+import { seedDemo } from '../server/db/seed/demo.js';
+import { RENTAL_PROTOCOL_CODE, seedDemoWorkflow } from '../server/db/seed/workflow.js';
+
+const CASES = Number(process.env.CASES ?? 1_000_000);
+const CLIENTS = Number(process.env.CLIENTS ?? 20);
+const SECONDS = Number(process.env.SECONDS ?? 20);
+
+let embedded: EmbeddedPostgres | undefined;
+let dir: string | undefined;
+let url = process.env.DATABASE_URL;
+if (!url) {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-list-'));
+  embedded = await EmbeddedPostgres.start({ dataDir: dir, log: () => {} });
+  url = embedded.url;
+}
+const dbName = `casebook_list_${Date.now()}`;
+const dbUrl = await ensureDatabase(url, dbName);
+const h = openDb(dbUrl, { max: CLIENTS + 4 });
+const report: string[] = [];
+try {
+  await migrate(h.db);
+  await seedDemo(h.db);
+  await seedDemoWorkflow(h.db, { publicUrl: 'http://localhost', smtpConfigured: false });
+  const t0 = performance.now();
+  const p = await h.db.selectFrom('protocols').where('code', '=', RENTAL_PROTOCOL_CODE).select(['id', 'entity_id']).executeTakeFirstOrThrow();
+  // Cases in bulk, a realistic spread of states, names, cities and rents; one task each.
+  await sql`
+    insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data, possible_duplicated)
+    select c.entity_id, c.project_id, c.protocol_id, c.protocol_version_id, c.form_version_id, c.owner_id, c.case_type,
+      '2020-01-' || lpad((1000000 + g)::text, 7, '0'), '2020-01', 1000000 + g, now() - (g % 1000) * interval '1 hour',
+      (array['PENDING','PENDING','PENDING','SUCCESS','REJECTED','CLOSED'])[1 + g % 6],
+      jsonb_build_object(
+        'firstName', (array['Ana','Luis','María','José','Camila','Jorge','Laura','Andrés','Sofía','Diego'])[1 + g % 10],
+        'lastName', (array['Gómez','Pérez','López','Díaz','Torres','Ramírez','Moreno','Vargas','Castro','Rojas'])[1 + (g / 10) % 10] || ' ' || (g % 997),
+        'documentType', 'CC', 'documentNumber', (3000000000 + g)::text, 'municipio', (array['05001','11001','76001','08001','25754'])[1 + g % 5],
+        'payRent', 300 + (g * 7919) % 2000, 'housing_assistance', g % 3 = 0, 'email', 'a' || g || '@example.org'),
+      g % 50 = 0
+    from generate_series(1, ${CASES}) g, (select * from cases where protocol_id = ${p.id} and serial is not null limit 1) c`.execute(h.db);
+  await sql`
+    insert into tasks (entity_id, case_id, code, name, state, responsible_team_id, due_at)
+    select c.entity_id, c.id, 'intake', 'Intake review', case when c.state = 'PENDING' then 'PENDING' else 'ACCEPTED' end, null, c.doc_date + interval '2 days'
+    from cases c where c.serial_month = '2020-01'`.execute(h.db);
+  await sql`analyze`.execute(h.db);
+  const generated = (performance.now() - t0) / 1000;
+
+  const config = loadConfig({ DATABASE_URL: dbUrl, DATA_DIR: os.tmpdir(), LOG_LEVEL: 'silent' });
+  const app = await buildApp({ config, db: h.db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'coordinator@demo.test', password: 'Demo12345' }) });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+
+  const scenarios: Array<[string, string]> = [
+    ['document number (equality on a form field)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.documentNumber', op: 'eq', value: '3000123457' }]))}`],
+    ['last name and state (equality on a form field + a column)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.lastName', op: 'eq', value: 'Pérez 42' }, { column: 'state', op: 'eq', value: 'PENDING' }]))}`],
+    ['city (a form field matching 20% of all cases), first page', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.municipio', op: 'eq', value: '76001' }]))}`],
+    ['no filter, first page', ''],
+  ];
+  report.push(`| query (GET /api/cases, 20 per page, sorted by date) | requests | p50 | p95 | p99 |`, `|---|---|---|---|---|`);
+  for (const [name, query] of scenarios) {
+    const latencies: number[] = [];
+    const end = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (Date.now() < end) {
+          const s = performance.now();
+          const res = await fetch(`${base}/api/cases?limit=20&${query}`, { headers: { cookie } });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+          latencies.push(performance.now() - s);
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    const pct = (x: number) => latencies[Math.min(latencies.length - 1, Math.floor((x / 100) * latencies.length))].toFixed(1);
+    report.push(`| ${name} | ${latencies.length} | ${pct(50)} ms | ${pct(95)} ms | ${pct(99)} ms |`);
+  }
+  await app.close();
+
+  // The plans behind those numbers, kept beside the benchmark.
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  mkdirSync(path.join('bench', 'explain'), { recursive: true });
+  const plans: Array<[string, string]> = [
+    ['case-list-document-number', `select c.id from cases c join users o on o.id = c.owner_id where c.entity_id = ${p.entity_id} and c.state <> 'DRAFT' and (c.data @> '{"documentNumber":"3000123457"}'::jsonb or c.data @> '{"documentNumber":3000123457}'::jsonb) order by c.doc_date desc nulls last, c.id desc limit 20`],
+    ['case-list-city', `select c.id, count(*) over () from cases c join users o on o.id = c.owner_id where c.entity_id = ${p.entity_id} and c.state <> 'DRAFT' and (c.data @> '{"municipio":"76001"}'::jsonb or c.data @> '{"municipio":76001}'::jsonb) order by c.doc_date desc nulls last, c.id desc limit 20`],
+  ];
+  for (const [file, query] of plans) {
+    const res = await client.query(`explain (analyze, buffers) ${query}`);
+    writeFileSync(path.join('bench', 'explain', `${file}.txt`), `${query}\n\n${res.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+  }
+  await client.end();
+  console.log(`${CASES} cases and their tasks generated in ${generated.toFixed(0)} s; ${CLIENTS} concurrent clients, ${SECONDS} s per query\n`);
+  console.log(report.join('\n'));
+} finally {
+  await h.close();
+  if (!embedded) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  } else {
+    await embedded.stop();
+    rmSync(dir as string, { recursive: true, force: true });
+  }
+}
