@@ -12,7 +12,7 @@ import { DataDirLock } from './db/lock.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
-import { seedDemoWorkflow } from './db/seed/workflow.js';
+import { DEMO_STAFF, seedDemoWorkflow } from './db/seed/workflow.js';
 import { StartupError } from './startup-error.js';
 import { APP_VERSION } from './version.js';
 import { ensureWebBuild, WEB_DIST } from './web-build.js';
@@ -87,11 +87,11 @@ async function run(): Promise<void> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const demo = await handle.db
     .selectFrom('users')
-    .where('email', 'in', DEMO_USERS.map((u) => u.email))
+    .where('email', 'in', [...DEMO_USERS, ...DEMO_STAFF].map((u) => u.email))
     .select('email')
     .execute()
     .then((rows) => new Set(rows.map((r) => r.email)));
-  const logins = DEMO_USERS.filter((u) => demo.has(u.email)).map((u) => `    ${u.email.padEnd(24)} ${u.role}`);
+  const logins = [...DEMO_USERS, ...DEMO_STAFF].filter((u) => demo.has(u.email)).map((u) => `    ${u.email.padEnd(24)} ${u.role}`);
   const lines = [
     '',
     `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,
