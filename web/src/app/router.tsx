@@ -24,6 +24,22 @@ const RolesPage = lazyPage(() => import('../features/acl/RolesPage.js'));
 const RulesPage = lazyPage(() => import('../features/acl/RulesPage.js'));
 const UsersPage = lazyPage(() => import('../features/users/UsersPage.js'));
 const BlockedUsersPage = lazyPage(() => import('../features/users/BlockedUsersPage.js'));
+// Forms and master data.
+const FormsListPage = lazyPage(() => import('../features/forms/FormsListPage.js'));
+const FormBuilderPage = lazyPage(() => import('../features/forms/builder/FormBuilderPage.js'));
+const MastersPage = lazyPage(() => import('../features/masters/MastersPage.js'));
+const MasterItemsPage = lazyPage(() => import('../features/masters/MasterItemsPage.js'));
+// Protocols, teams and tasks.
+const TeamsPage = lazyPage(() => import('../features/teams/TeamsPage.js'));
+const TeamMembersPage = lazyPage(() => import('../features/teams/TeamMembersPage.js'));
+const ProtocolsPage = lazyPage(() => import('../features/protocols/ProtocolsPage.js'));
+const ProtocolEditorPage = lazyPage(() => import('../features/protocols/ProtocolEditorPage.js'));
+const ProtocolTasksPage = lazyPage(() => import('../features/protocols/ProtocolTasksPage.js'));
+const TasksPage = lazyPage(() => import('../features/tasks/TasksPage.js'));
+const TaskPage = lazyPage(() => import('../features/tasks/TaskPage.js'));
+const CaseTimelinePage = lazyPage(() => import('../features/tasks/CaseTimelinePage.js'));
+const PendingsPage = lazyPage(() => import('../features/tasks/PendingsPage.js'));
+const AdminTasksPage = lazyPage(() => import('../features/tasks/AdminTasksPage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -54,6 +70,26 @@ export const appRoutes: RouteObject[] = [
             element: <BlockedUsersPage />,
             handle: page('menu.blockedUsers', 'dashboard_blocked_users'),
           },
+          { path: '/formularios', element: <FormsListPage />, handle: page('menu.forms', 'formularios') },
+          { path: '/formularios/nuevo', element: <FormBuilderPage />, handle: page('forms.builder.newTitle', 'formularios') },
+          { path: '/formularios/:id', element: <FormBuilderPage />, handle: page('forms.builder.title', 'formularios') },
+          { path: '/main', element: <MastersPage />, handle: page('menu.masters', 'menu_maestros') },
+          { path: '/main/funciones', element: <MasterItemsPage code="funciones" />, handle: page('masters.titles.funciones', 'menu_maestros') },
+          { path: '/main/definiciones', element: <MasterItemsPage code="definiciones" />, handle: page('masters.titles.definiciones', 'definiciones') },
+          { path: '/main/departamentos', element: <MasterItemsPage code="departamentos" />, handle: page('masters.titles.departamentos', 'departamentos') },
+          { path: '/main/municipios', element: <MasterItemsPage code="municipios" />, handle: page('masters.titles.municipios', 'municipios') },
+          { path: '/main/:id', element: <MasterItemsPage />, handle: page('menu.masters', 'menu_maestros') },
+          { path: '/equipos', element: <TeamsPage />, handle: page('menu.teams', 'wf_equipos') },
+          { path: '/integrantes-equipos', element: <TeamMembersPage />, handle: page('menu.teamMembers', 'wf_equipos_integrantes') },
+          { path: '/protocolos', element: <ProtocolsPage />, handle: page('menu.protocols', 'wf_protocolos') },
+          { path: '/protocolos/tareas', element: <ProtocolTasksPage />, handle: page('protocols.tasksTitle', 'wf_protocolos') },
+          { path: '/protocolos/nuevo', element: <ProtocolEditorPage />, handle: page('protocols.editor.newTitle', 'wf_protocolos') },
+          { path: '/protocolos/:id', element: <ProtocolEditorPage />, handle: page('protocols.editor.title', 'wf_protocolos') },
+          { path: '/tasks', element: <TasksPage />, handle: page('menu.tasks', 'wf_tareas') },
+          { path: '/tasks/case/:caseId', element: <CaseTimelinePage />, handle: page('tasks.timeline.pageTitle', 'wf_tareas') },
+          { path: '/tasks/:id', element: <TaskPage />, handle: page('tasks.taskTitle', 'wf_tareas') },
+          { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
+          { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
         ],
       },
       {

@@ -67,6 +67,9 @@ function readablePrimaryText(primaryText: string): ThemeOptions['components'] {
     MuiFormLabel: {
       styleOverrides: { root: { '&.Mui-focused:not(.Mui-error)': { color: primaryText } } },
     },
+    MuiTab: {
+      styleOverrides: { root: { '&.Mui-selected': { color: primaryText } } },
+    },
     MuiButton: {
       styleOverrides: {
         root: ({ ownerState }) =>

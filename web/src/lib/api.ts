@@ -90,3 +90,33 @@ function readDetails(details: unknown): ApiErrorDetail[] {
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : i18n.t(errorCatalog.INTERNAL.key);
 }
+
+/**
+ * A file the API answers (a CSV export): its bytes and the name the server
+ * gave it. Failures are ApiErrors, as with apiFetch.
+ */
+export async function apiDownload(path: string): Promise<{ blob: Blob; filename: string | null }> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { [VERSION_HEADER]: __APP_VERSION__ }, credentials: 'same-origin' });
+  } catch (error) {
+    if (error instanceof TypeError) throw new ApiError(0, 'NETWORK', i18n.t('sms.network'));
+    throw error;
+  }
+  if (!response.ok) throw toApiError(response.status, await readJson(response));
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await response.blob(), filename };
+}
+
+/** Saves a blob as a download named `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = filename;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,111 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import { useTheme } from '@mui/material/styles';
+import Switch from '@mui/material/Switch';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { FormSelectField } from '../../components/form/FormSelectField.js';
+import { FormTextField } from '../../components/form/FormTextField.js';
+import { apiFetch } from '../../lib/api.js';
+import { showServerError } from '../../lib/forms.js';
+import { MASTERS_PATH, type Master, useInvalidateMasters } from './mastersApi.js';
+
+/** The server's rules for a master (server/modules/masters/routes.ts); messages are i18n keys. */
+const masterSchema = z.object({
+  code: z.string().trim().min(1, { error: 'validation.required' }).regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'masters.badCode' }),
+  name: z.string().trim().min(1, { error: 'validation.required' }).max(300, { error: 'validation.tooLong' }),
+  description: z.string().trim().max(1000, { error: 'validation.tooLong' }),
+  public: z.boolean(),
+  parentCode: z.string(),
+});
+type MasterValues = z.input<typeof masterSchema>;
+const FIELDS = ['code', 'name', 'description', 'parentCode'] as const;
+
+/** Create or edit a master: code, name, description, public, parent master. A system master keeps its code. */
+export function MasterDialog({ master, onClose }: { master: Master | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const titleId = useId();
+  const invalidate = useInvalidateMasters();
+  const parents = useQuery({
+    queryKey: [MASTERS_PATH, 'parent-options'],
+    queryFn: ({ signal }) => apiFetch<{ items: Master[] }>(`${MASTERS_PATH}?limit=100&sortBy=name`, { signal }),
+  });
+  const { control, handleSubmit, setError } = useForm<MasterValues>({
+    resolver: zodResolver(masterSchema),
+    defaultValues: {
+      code: master?.code ?? '',
+      name: master?.name ?? '',
+      description: master?.description ?? '',
+      public: master?.public ?? false,
+      parentCode: master?.parentCode ?? '',
+    },
+  });
+  const save = useMutation({
+    mutationFn: (values: MasterValues) => {
+      const body = { ...values, code: values.code.trim(), parentCode: values.parentCode || null };
+      return master
+        ? apiFetch<Master>(`${MASTERS_PATH}/${encodeURIComponent(master.code)}`, { method: 'PUT', json: body })
+        : apiFetch<Master>(MASTERS_PATH, { method: 'POST', json: body });
+    },
+    meta: { silentError: true },
+    onSuccess: async () => {
+      showToast(t('common.saved'), 'success');
+      await invalidate();
+      onClose();
+    },
+    onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code', IN_USE: 'parentCode' } }),
+  });
+
+  const parentOptions = [
+    { value: '', label: t('masters.list.noParent') },
+    ...(parents.data?.items ?? []).filter((m) => m.code !== master?.code).map((m) => ({ value: m.code, label: `${m.name} (${m.code})` })),
+  ];
+  if (master?.parentCode && !parentOptions.some((o) => o.value === master.parentCode)) parentOptions.push({ value: master.parentCode, label: master.parentCode });
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
+      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+        <DialogTitle id={titleId}>{t(master ? 'masters.list.edit' : 'masters.list.new')}</DialogTitle>
+        <DialogContent>
+          <FormTextField control={control} name="code" label={t('masters.list.code')} required autoFocus={!master} disabled={master?.system} helperText={master?.system ? t('catalog.systemCode') : undefined} />
+          <FormTextField control={control} name="name" label={t('masters.list.name')} required autoFocus={!!master} />
+          <FormTextField control={control} name="description" label={t('masters.list.description')} multiline minRows={2} />
+          <FormSelectField control={control} name="parentCode" label={t('masters.list.parent')} options={parentOptions} disabled={!parents.data} />
+          <Controller
+            control={control}
+            name="public"
+            render={({ field }) => (
+              <>
+                <FormControlLabel
+                  sx={{ mt: 1 }}
+                  control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
+                  label={t('masters.list.public')}
+                />
+                <FormHelperText sx={{ mt: 0 }}>{t('masters.list.publicHelp')}</FormHelperText>
+              </>
+            )}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,142 @@
+import Add from '@mui/icons-material/Add';
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useMutation } from '@tanstack/react-query';
+import { type ReactElement, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { useCan } from '../../app/session/session.js';
+import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { StateChip } from '../../components/StateChip.js';
+import { type Column, DataTable } from '../../components/table/DataTable.js';
+import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { SearchField } from '../../components/table/SearchField.js';
+import { apiFetch } from '../../lib/api.js';
+import { MasterDialog } from './MasterDialog.js';
+import { MASTERS_PATH, type Master, masterPagePath, useInvalidateMasters } from './mastersApi.js';
+
+/** Copies text, falling back to a message with the text when the browser refuses. */
+async function copyText(text: string, done: string, failed: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showToast(done, 'success');
+  } catch {
+    showToast(failed);
+  }
+}
+
+/** /main: the tenant's masters; create, edit, delete, copy the public URL, open the items. */
+export default function MastersPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const dialogs = useDialogs();
+  const invalidate = useInvalidateMasters();
+  const list = useListParams({ sortBy: 'name' });
+  const query = useListQuery<Master>(MASTERS_PATH, list.params);
+  const [editing, setEditing] = useState<Master | 'new' | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (master: Master) => apiFetch<void>(`${MASTERS_PATH}/${encodeURIComponent(master.code)}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      showToast(t('common.deleted'), 'success');
+      await invalidate();
+    },
+  });
+  const confirmDelete = async (master: Master) => {
+    const confirmed = await dialogs.confirm({
+      title: t('masters.list.deleteTitle'),
+      message: t('masters.list.confirmDelete', { name: master.name, code: master.code }),
+      confirmText: t('common.delete'),
+    });
+    if (confirmed) remove.mutate(master);
+  };
+
+  const columns: Column<Master>[] = [
+    {
+      id: 'name',
+      label: t('masters.list.name'),
+      sortKey: 'name',
+      render: (master) => (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+          <Link component={RouterLink} to={masterPagePath(master.code)}>
+            {master.name}
+          </Link>
+          {master.system && <StateChip label={t('masters.list.system')} />}
+          {master.public && <StateChip tone="positive" label={t('masters.list.public')} />}
+        </Box>
+      ),
+    },
+    { id: 'code', label: t('masters.list.code'), sortKey: 'code', noWrap: true, render: (master) => <Box component="code" sx={{ fontSize: '0.85em' }}>{master.code}</Box> },
+    { id: 'description', label: t('masters.list.description'), render: (master) => master.description },
+    { id: 'parent', label: t('masters.list.parent'), render: (master) => master.parentCode ?? '' },
+    { id: 'items', label: t('masters.list.items'), align: 'right', render: (master) => master.items },
+  ];
+
+  const action = (label: string, master: Master, icon: ReactElement, onClick: () => void, disabled = false) => (
+    <Tooltip title={label} describeChild>
+      <span>
+        <IconButton aria-label={`${label}: ${master.name}`} onClick={onClick} disabled={disabled} size="small">
+          {icon}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+  const actions = (master: Master) => (
+    <>
+      {master.publicUrl &&
+        action(t('masters.list.copyUrl'), master, <ContentCopy fontSize="small" />, () =>
+          void copyText(master.publicUrl as string, t('masters.list.copied'), t('masters.list.copyFailed', { url: master.publicUrl })),
+        )}
+      {can('menu_maestros', 'update') && action(t('common.edit'), master, <EditOutlined fontSize="small" />, () => setEditing(master))}
+      {can('menu_maestros', 'delete') && action(master.system ? t('catalog.systemNoDelete') : t('common.delete'), master, <DeleteOutlined fontSize="small" />, () => void confirmDelete(master), master.system)}
+    </>
+  );
+
+  return (
+    <>
+      <PageHeader title={t('menu.masters')}>
+        {can('menu_maestros', 'create') && (
+          <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
+            {t('masters.list.new')}
+          </Button>
+        )}
+      </PageHeader>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
+        <SearchField onSearch={list.setSearch} label={t('masters.list.search')} />
+        <DataTable
+          label={t('menu.masters')}
+          columns={columns}
+          rows={query.data?.items}
+          total={query.data?.total ?? 0}
+          getRowId={(master) => master.id}
+          page={list.params.page}
+          rowsPerPage={list.params.limit}
+          onPageChange={list.setPage}
+          onRowsPerPageChange={list.setLimit}
+          sortBy={list.params.sortBy}
+          descending={list.params.descending}
+          onSortChange={list.setSort}
+          loading={query.isFetching}
+          emptyText={list.params.search ? t('dataTable.noMatches') : t('masters.list.empty')}
+          actions={actions}
+        />
+        {query.isError && (
+          <Typography color="error" role="alert" sx={{ mt: 1 }}>
+            {query.error.message}
+          </Typography>
+        )}
+      </Paper>
+      {editing && <MasterDialog master={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import type { TaskTemplate } from '../../../../core/workflow/protocol.js';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
+import type { ProtocolDetail } from './protocolsApi.js';
+
+vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
+
+const task = (code: string, name: string, over: Partial<TaskTemplate> = {}): TaskTemplate => ({
+  code,
+  name,
+  formId: null,
+  responsible: { kind: 'team', teamId: 1 },
+  expirationDays: 2,
+  join: 'any',
+  onAccept: [],
+  onReject: { notEligible: true },
+  ...over,
+});
+
+const detail: ProtocolDetail = {
+  id: 1,
+  code: 'small',
+  name: 'Small protocol',
+  description: '',
+  caseType: 'RADICACION_INTERNA',
+  public: false,
+  mainFormId: 1,
+  mainFormName: 'Application',
+  publishedVersion: 1,
+  tasks: 2,
+  cases: 0,
+  publicUrl: '',
+  definition: {
+    start: ['intake'],
+    tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })],
+    duplicateFields: [],
+    requiredDocumentsField: null,
+    pendingColumns: { requireIncome: [], section8: null, thirdParty: null },
+  },
+  versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
+  changedSincePublished: false,
+};
+
+function serve() {
+  return mockFetch((url, init) => {
+    if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+    if (url === '/api/auth/session') return jsonResponse(sessionFixture);
+    if (url === '/api/protocols/1' && !init?.method) return jsonResponse(detail);
+    if (url === '/api/protocols/1' && init?.method === 'PUT') {
+      return jsonResponse(
+        { error: { code: 'UNPROCESSABLE', message: 'The request could not be processed.', details: [{ path: 'tasks.eligibility.responsible', message: 'This team does not exist' }] } },
+        422,
+      );
+    }
+    if (url.startsWith('/api/forms?')) return jsonResponse({ items: [{ id: 1, code: 'application', name: 'Application' }], total: 1 });
+    if (url.startsWith('/api/forms/1')) return jsonResponse({ definition: { fields: [{ name: 'housing_assistance', type: 'checkbox', label: 'Sección 8', label_en: 'Section 8' }] } });
+    if (url.startsWith('/api/teams?')) return jsonResponse({ items: [{ id: 1, name: 'Intake', assignment: 'round_robin', active: true }], total: 1 });
+    if (url.startsWith('/api/team-members/user-options')) return jsonResponse([]);
+    return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+  });
+}
+
+beforeEach(() => {
+  // React Flow measures its box; jsdom has no layout.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+});
+
+describe('/protocolos/:id', () => {
+  test('an accept edge condition is checked as it is typed, with the position of the error', async () => {
+    setScreenWidth(1366);
+    serve();
+    renderApp('/protocolos/1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit: Intake review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Task: Intake review' });
+    const condition = within(dialog).getByRole('textbox', { name: 'Condition (optional)' });
+    fireEvent.change(condition, { target: { value: 'amount > ' } });
+    expect(within(dialog).getByText('The condition is not valid at position 10')).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(within(dialog).getByText('Fix the condition first')).toBeInTheDocument();
+    fireEvent.change(condition, { target: { value: 'amount > 5000' } });
+    expect(within(dialog).queryByText(/not valid at position/)).not.toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The list and the banner follow the draft.
+    expect(screen.getByText('Next: Eligibility [amount > 5000] · Reject: Not eligible')).toBeInTheDocument();
+    expect(screen.getByText(/Unpublished changes: new cases still use version 1/)).toBeInTheDocument();
+  });
+
+  test('a 422 on save shows each problem next to the task it names, and in its dialog', async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve();
+    renderApp('/protocolos/1');
+    await screen.findByRole('button', { name: 'Edit: Intake review' });
+    fireEvent.change(screen.getByRole('textbox', { name: /^Name/ }), { target: { value: 'Small protocol 2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const row = (await screen.findByText('This team does not exist')).closest('li') as HTMLElement;
+    expect(row).toHaveAttribute('data-task', 'eligibility');
+    expect(screen.getAllByText('The protocol has 1 problem(s)').length).toBeGreaterThan(0);
+    const body = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')?.[1]?.body));
+    expect(body).toMatchObject({ code: 'small', name: 'Small protocol 2', mainFormId: 1, definition: { start: ['intake'] } });
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit: Eligibility' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Task: Eligibility' });
+    expect(within(dialog).getByText('This team does not exist')).toBeInTheDocument();
+  });
+
+  test('the reject of a task offers going back, and says when the target does not come before it', async () => {
+    setScreenWidth(1366);
+    serve();
+    renderApp('/protocolos/1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit: Intake review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Task: Intake review' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Back to an earlier task' }));
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /Back to/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Eligibility' }));
+    expect(within(dialog).getByText('Eligibility does not come before this task yet: link it with an accept arrow first.')).toBeInTheDocument();
+  });
+});

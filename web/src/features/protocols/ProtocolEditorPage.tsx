@@ -1,0 +1,518 @@
+import '@xyflow/react/dist/style.css';
+import Add from '@mui/icons-material/Add';
+import PublishOutlined from '@mui/icons-material/PublishOutlined';
+import SaveOutlined from '@mui/icons-material/SaveOutlined';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker, useNavigate, useParams } from 'react-router';
+import { formatDateTime } from '../../../../core/dates.js';
+import { type FieldDef, scopeFieldsDeep } from '../../../../core/forms/definition.js';
+import type { ProtocolDefinition, TaskTemplate } from '../../../../core/workflow/protocol.js';
+import { useCan, useSession } from '../../app/session/session.js';
+import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import type { ListPage } from '../../components/table/listParams.js';
+import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { USER_OPTIONS_PATH, type UserOption, useTeamOptions } from '../teams/teamsApi.js';
+import { checkDraft, emptyDefinition, moveTask, normalizeDefinition, putTask, removeTask } from './editor/draft.js';
+import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
+import { countProblems, NO_PROBLEMS, type SortedProblems, sortProblems } from './editor/problems.js';
+import { type PickerOptions, TaskDialog } from './editor/TaskDialog.js';
+import { responsibleText, TaskList } from './editor/TaskList.js';
+import { ProtocolGraph } from './graph/ProtocolGraph.js';
+import { CASE_TYPES, type CaseType, type FormOption, PROTOCOLS_PATH, type ProtocolBody, type ProtocolDetail, useInvalidateProtocols } from './protocolsApi.js';
+
+interface Draft {
+  code: string;
+  name: string;
+  description: string;
+  caseType: CaseType;
+  public: boolean;
+  mainFormId: number | null;
+  definition: ProtocolDefinition;
+}
+
+const newDraft = (): Draft => ({ code: '', name: '', description: '', caseType: 'RADICACION_INTERNA', public: false, mainFormId: null, definition: emptyDefinition() });
+
+const fromDetail = (detail: ProtocolDetail): Draft => ({
+  code: detail.code,
+  name: detail.name,
+  description: detail.description,
+  caseType: detail.caseType,
+  public: detail.public,
+  mainFormId: detail.mainFormId,
+  definition: normalizeDefinition(detail.definition),
+});
+
+function Section({ title, children, action, id }: { title: string; children: ReactNode; action?: ReactNode; id: string }) {
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={id}>
+      <CardContent>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
+          <Typography id={id} component="h2" variant="h6" sx={{ flexGrow: 1 }}>
+            {title}
+          </Typography>
+          {action}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its task
+ * templates (ordered, each in a dialog), the start tasks, the pending-list
+ * columns, and a graph drawn from the draft as it changes. Save stores the
+ * draft (problems show next to the task or field they name); Publish freezes
+ * it as a new version, which new cases use.
+ */
+export default function ProtocolEditorPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const can = useCan();
+  const session = useSession();
+  const dialogs = useDialogs();
+  const invalidate = useInvalidateProtocols();
+  const isNew = id === undefined;
+
+  const detail = useQuery({
+    queryKey: [PROTOCOLS_PATH, 'detail', id],
+    queryFn: ({ signal }) => apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${encodeURIComponent(id ?? '')}`, { signal }),
+    enabled: !isNew,
+    // The editor holds its own copy: a background refetch must not replace what is being edited.
+    refetchOnWindowFocus: false,
+  });
+  const forms = useQuery({
+    queryKey: ['/api/forms', 'options'],
+    queryFn: ({ signal }) => apiFetch<ListPage<FormOption>>('/api/forms?limit=100&sortBy=name', { signal }),
+    enabled: can('formularios', 'show'),
+    retry: false,
+    meta: { silentError: true },
+  });
+  const teams = useTeamOptions(can('wf_equipos', 'show'));
+  const users = useQuery({
+    queryKey: [USER_OPTIONS_PATH, ''],
+    queryFn: ({ signal }) => apiFetch<UserOption[]>(USER_OPTIONS_PATH, { signal }),
+    retry: false,
+    meta: { silentError: true },
+  });
+
+  const [draft, setDraft] = useState<Draft | null>(isNew ? newDraft() : null);
+  const [dirty, setDirtyState] = useState(false);
+  // The navigation blocker reads this: a save followed at once by a navigation must not be held back.
+  const dirtyRef = useRef(false);
+  const setDirty = (value: boolean) => {
+    dirtyRef.current = value;
+    setDirtyState(value);
+  };
+  const [serverProblems, setServerProblems] = useState<readonly ApiErrorDetail[] | null>(null);
+  const [editing, setEditing] = useState<TaskTemplate | 'new' | null>(null);
+
+  const loaded = detail.data;
+  useEffect(() => {
+    if (loaded) {
+      setDraft(fromDetail(loaded));
+      setDirty(false);
+    }
+  }, [loaded]);
+
+  const mainForm = useQuery({
+    queryKey: ['/api/forms', 'detail', draft?.mainFormId],
+    queryFn: ({ signal }) => apiFetch<{ definition: { fields: FieldDef[] } }>(`/api/forms/${draft?.mainFormId}`, { signal }),
+    enabled: !!draft?.mainFormId && can('formularios', 'show'),
+    retry: false,
+    meta: { silentError: true },
+  });
+  const mainFields = useMemo(() => {
+    const english = (session.user.language ?? 'en') === 'en';
+    return scopeFieldsDeep(mainForm.data?.definition.fields ?? [])
+      .filter((f) => f.type !== 'static' && f.type !== 'repeat')
+      .map((f) => ({ name: f.name, label: (english ? f.label_en || f.label : f.label || f.label_en) || f.name }));
+  }, [mainForm.data, session.user.language]);
+
+  const options: PickerOptions = useMemo(
+    () => ({
+      forms: forms.data ? forms.data.items.map((f) => ({ id: f.id, name: f.name })) : null,
+      teams: teams.data ? teams.data.items.map((x) => ({ id: x.id, name: x.name })) : null,
+      userNames: new Map((users.data ?? []).map((u) => [u.id, u.name])),
+    }),
+    [forms.data, teams.data, users.data],
+  );
+
+  // After a failed save the problems follow the draft: what is fixed goes away at once.
+  const problems: SortedProblems = useMemo(() => {
+    if (!serverProblems || !draft) return NO_PROBLEMS;
+    const codes = draft.definition.tasks.map((task) => task.code);
+    const live = dirty ? checkDraft(draft.definition, (key, params) => t(key, params)) : null;
+    const settings = serverProblems.filter((p) => !p.path.startsWith('tasks') && !p.path.startsWith('start') && !p.path.startsWith('pendingColumns'));
+    // The server's checks of forms, teams and users stay until the next save.
+    const references = serverProblems.filter((p) => /\.(formId|responsible)$/.test(p.path) && /^tasks\./.test(p.path));
+    return sortProblems(live ? [...settings, ...live, ...references] : serverProblems, codes);
+  }, [serverProblems, draft, dirty, t]);
+
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void dialogs
+      .confirm({ title: t('protocols.editor.leaveTitle'), message: t('protocols.editor.leaveMessage'), confirmText: t('protocols.editor.leave') })
+      .then((leave) => (leave ? blocker.proceed() : blocker.reset()));
+  }, [blocker, dialogs, t]);
+
+  const update = (patch: Partial<Draft>) => {
+    setDraft((current) => (current ? { ...current, ...patch } : current));
+    setDirty(true);
+  };
+  const updateDefinition = (change: (def: ProtocolDefinition) => ProtocolDefinition) => {
+    setDraft((current) => (current ? { ...current, definition: change(current.definition) } : current));
+    setDirty(true);
+  };
+
+  const body = (d: Draft): ProtocolBody => ({
+    code: d.code.trim(),
+    name: d.name.trim(),
+    description: d.description.trim(),
+    caseType: d.caseType,
+    public: d.public,
+    mainFormId: d.mainFormId as number,
+    definition: d.definition,
+  });
+
+  const failed = (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'DUPLICATE') {
+      setServerProblems([{ path: 'code', message: error.message }]);
+      showToast(error.message);
+      return;
+    }
+    if (error instanceof ApiError && error.details.length) {
+      setServerProblems(error.details);
+      setDirty(false);
+      showToast(t('protocols.editor.hasProblems', { count: error.details.length }));
+      return;
+    }
+    showToast(errorMessage(error));
+  };
+
+  const saveDraft = async (d: Draft): Promise<ProtocolDetail> => {
+    const saved = isNew
+      ? await apiFetch<ProtocolDetail>(PROTOCOLS_PATH, { method: 'POST', json: body(d) })
+      : await apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${id}`, { method: 'PUT', json: body(d) });
+    setServerProblems(null);
+    setDirty(false);
+    queryClient.setQueryData([PROTOCOLS_PATH, 'detail', String(saved.id)], saved);
+    await invalidate();
+    return saved;
+  };
+  const save = useMutation({
+    mutationFn: saveDraft,
+    meta: { silentError: true },
+    onSuccess: (saved) => {
+      showToast(t('common.saved'), 'success');
+      if (isNew) navigate(`/protocolos/${saved.id}`, { replace: true });
+    },
+    onError: failed,
+  });
+  const publish = useMutation({
+    mutationFn: async (d: Draft) => {
+      const saved = dirty || isNew ? await saveDraft(d) : loaded;
+      const published = await apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${saved?.id ?? id}/publish`, { method: 'POST' });
+      queryClient.setQueryData([PROTOCOLS_PATH, 'detail', String(published.id)], published);
+      await invalidate();
+      return published;
+    },
+    meta: { silentError: true },
+    onSuccess: (published) => {
+      showToast(t('protocols.published', { version: published.publishedVersion }), 'success');
+      if (isNew) navigate(`/protocolos/${published.id}`, { replace: true });
+    },
+    onError: failed,
+  });
+
+  const confirmPublish = async () => {
+    if (!draft) return;
+    const confirmed = await dialogs.confirm({
+      title: t('protocols.publishTitle'),
+      message: t('protocols.publishMessage'),
+      confirmText: t('protocols.publish'),
+    });
+    if (confirmed) publish.mutate(draft);
+  };
+  const confirmDeleteTask = async (task: TaskTemplate) => {
+    const confirmed = await dialogs.confirm({
+      title: t('protocols.editor.deleteTaskTitle'),
+      message: t('protocols.editor.confirmDeleteTask', { name: task.name }),
+      confirmText: t('common.delete'),
+    });
+    if (confirmed) updateDefinition((def) => removeTask(def, task.code));
+  };
+
+  if (detail.isError) {
+    return (
+      <>
+        <PageHeader title={t('protocols.editor.title')} />
+        <Alert severity="error">{detail.error.message}</Alert>
+      </>
+    );
+  }
+  if (!draft) {
+    return (
+      <>
+        <PageHeader title={t('protocols.editor.title')} />
+        <Skeleton variant="rectangular" height={320} aria-label={t('common.loading')} />
+      </>
+    );
+  }
+
+  const def = draft.definition;
+  const settingError = (field: keyof SortedProblems['settings']) => problems.settings[field];
+  const total = countProblems(problems);
+  const unpublished = isNew || dirty || !loaded || loaded.changedSincePublished || loaded.publishedVersion === null;
+  const canSave = isNew ? can('wf_protocolos', 'create') : can('wf_protocolos', 'update');
+  const busy = save.isPending || publish.isPending;
+
+  return (
+    <>
+      <PageHeader title={isNew ? t('protocols.editor.newTitle') : t('protocols.editor.editTitle', { name: loaded?.name ?? draft.name })}>
+        {canSave && (
+          <>
+            <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate(draft)} loading={save.isPending} disabled={busy}>
+              {t('common.save')}
+            </Button>
+            <Button variant="contained" startIcon={<PublishOutlined />} onClick={() => void confirmPublish()} loading={publish.isPending} disabled={busy}>
+              {t('protocols.publish')}
+            </Button>
+          </>
+        )}
+      </PageHeader>
+
+      {unpublished && (
+        <Alert severity="warning" sx={{ mb: 2 }} role="status">
+          {loaded?.publishedVersion ? t('protocols.editor.unpublished', { version: loaded.publishedVersion }) : t('protocols.editor.neverPublished')}
+        </Alert>
+      )}
+      {total > 0 && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          <AlertTitle>{t('protocols.editor.hasProblems', { count: total })}</AlertTitle>
+          {problems.general.length > 0 && (
+            <Box component="ul" sx={{ m: 0, pl: 2 }}>
+              {problems.general.map((message, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat.
+                <li key={i}>{message}</li>
+              ))}
+            </Box>
+          )}
+          {problems.general.length === 0 && t('protocols.editor.problemsWhere')}
+        </Alert>
+      )}
+
+      <Box sx={{ display: 'grid', gap: 2 }}>
+        <Section title={t('protocols.editor.settings')} id="protocol-settings">
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, columnGap: 2 }}>
+            <TextField
+              margin="dense"
+              label={t('protocols.code')}
+              required
+              value={draft.code}
+              onChange={(event) => update({ code: event.target.value })}
+              error={!!settingError('code')}
+              helperText={settingError('code') ?? t('protocols.editor.codeHint')}
+              slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+            />
+            <TextField
+              margin="dense"
+              label={t('protocols.name')}
+              required
+              value={draft.name}
+              onChange={(event) => update({ name: event.target.value })}
+              error={!!settingError('name')}
+              helperText={settingError('name')}
+            />
+          </Box>
+          <TextField
+            fullWidth
+            multiline
+            minRows={2}
+            margin="dense"
+            label={t('protocols.description')}
+            value={draft.description}
+            onChange={(event) => update({ description: event.target.value })}
+            error={!!settingError('description')}
+            helperText={settingError('description')}
+          />
+          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr auto' }, columnGap: 2, alignItems: 'center' }}>
+            <TextField
+              select
+              margin="dense"
+              label={t('protocols.caseType')}
+              value={draft.caseType}
+              onChange={(event) => update({ caseType: event.target.value as CaseType })}
+              error={!!settingError('caseType')}
+              helperText={settingError('caseType')}
+            >
+              {CASE_TYPES.map((type) => (
+                <MenuItem key={type} value={type}>
+                  {t(`protocols.caseTypes.${type}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+            {forms.data ? (
+              <TextField
+                select
+                margin="dense"
+                label={t('protocols.mainForm')}
+                required
+                value={draft.mainFormId === null ? '' : String(draft.mainFormId)}
+                onChange={(event) => update({ mainFormId: Number(event.target.value) })}
+                error={!!settingError('mainFormId')}
+                helperText={settingError('mainFormId')}
+              >
+                {forms.data.items.map((form) => (
+                  <MenuItem key={form.id} value={String(form.id)}>
+                    {form.name}
+                  </MenuItem>
+                ))}
+                {draft.mainFormId !== null && !forms.data.items.some((f) => f.id === draft.mainFormId) && (
+                  <MenuItem value={String(draft.mainFormId)}>{loaded?.mainFormName ?? `#${draft.mainFormId}`}</MenuItem>
+                )}
+              </TextField>
+            ) : (
+              <TextField
+                margin="dense"
+                type="number"
+                label={t('protocols.editor.mainFormId')}
+                required
+                value={draft.mainFormId === null ? '' : String(draft.mainFormId)}
+                onChange={(event) => update({ mainFormId: event.target.value ? Number(event.target.value) : null })}
+                error={!!settingError('mainFormId')}
+                helperText={settingError('mainFormId') ?? (loaded?.mainFormName || t('protocols.editor.formIdHint'))}
+              />
+            )}
+            <FormControlLabel
+              control={<Switch checked={draft.public} onChange={(event) => update({ public: event.target.checked })} />}
+              label={t('protocols.public')}
+            />
+          </Box>
+        </Section>
+
+        <Section
+          title={t('protocols.editor.tasks')}
+          id="protocol-tasks"
+          action={
+            <Button startIcon={<Add />} variant="outlined" onClick={() => setEditing('new')}>
+              {t('protocols.editor.addTask')}
+            </Button>
+          }
+        >
+          <TaskList
+            tasks={def.tasks}
+            start={def.start}
+            options={options}
+            problems={problems.tasks}
+            onEdit={(task) => setEditing(task)}
+            onDelete={(task) => void confirmDeleteTask(task)}
+            onMove={(from, to) => updateDefinition((d) => moveTask(d, from, to))}
+          />
+          <FormControl component="fieldset" sx={{ mt: 2, display: 'block' }} error={problems.start.length > 0}>
+            <FormLabel component="legend">{t('protocols.editor.startTasks')}</FormLabel>
+            <FormGroup row>
+              {def.tasks.map((task) => (
+                <FormControlLabel
+                  key={task.code}
+                  control={
+                    <Checkbox
+                      checked={def.start.includes(task.code)}
+                      onChange={(event) =>
+                        updateDefinition((d) => ({ ...d, start: event.target.checked ? [...d.start, task.code] : d.start.filter((c) => c !== task.code) }))
+                      }
+                    />
+                  }
+                  label={task.name}
+                />
+              ))}
+            </FormGroup>
+            <FormHelperText>{problems.start.join(' ') || t('protocols.editor.startHint')}</FormHelperText>
+          </FormControl>
+        </Section>
+
+        <Section title={t('protocols.editor.graph')} id="protocol-graph">
+          <ProtocolGraph
+            definition={def}
+            problems={new Set(problems.tasks.keys())}
+            describeResponsible={(task) => responsibleText(task, options, (code) => def.tasks.find((x) => x.code === code)?.name ?? code, t)}
+          />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {t('protocols.graph.legend')}
+          </Typography>
+        </Section>
+
+        <Section title={t('protocols.editor.pendingColumns')} id="protocol-pending">
+          <Typography variant="body2" color="text.secondary">
+            {t('protocols.editor.pendingColumnsHint')}
+          </Typography>
+          <PendingColumnsSection value={def.pendingColumns} onChange={(pendingColumns) => updateDefinition((d) => ({ ...d, pendingColumns }))} fields={mainFields} />
+          {problems.pendingColumns.map((message, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat.
+            <Typography key={i} color="error" variant="body2">
+              {message}
+            </Typography>
+          ))}
+        </Section>
+
+        {!isNew && loaded && (
+          <Section title={t('protocols.editor.versions')} id="protocol-versions">
+            {loaded.versions.length === 0 ? (
+              <Typography color="text.secondary">{t('protocols.editor.noVersions')}</Typography>
+            ) : (
+              <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none', display: 'grid', gap: 0.5 }}>
+                {loaded.versions.map((version) => (
+                  <Typography component="li" key={version.version} variant="body2">
+                    <strong>{t('protocols.editor.version', { version: version.version })}</strong>
+                    {version.version === loaded.publishedVersion ? ` (${t('protocols.editor.current')})` : ''} ·{' '}
+                    {version.publishedBy
+                      ? t('protocols.editor.publishedBy', { when: formatDateTime(version.publishedAt, session.user.timeZone), who: version.publishedBy })
+                      : formatDateTime(version.publishedAt, session.user.timeZone)}
+                  </Typography>
+                ))}
+              </Box>
+            )}
+          </Section>
+        )}
+      </Box>
+
+      {editing && (
+        <TaskDialog
+          task={editing === 'new' ? null : editing}
+          tasks={def.tasks}
+          options={options}
+          problems={editing === 'new' ? [] : (problems.tasks.get(editing.code) ?? [])}
+          onSave={(task) => {
+            updateDefinition((d) => putTask(d, editing === 'new' ? null : editing.code, task));
+            setEditing(null);
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import Add from '@mui/icons-material/Add';
+import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import PublishOutlined from '@mui/icons-material/PublishOutlined';
+import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useMutation } from '@tanstack/react-query';
+import { type ChangeEvent, type ReactElement, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useCan } from '../../app/session/session.js';
+import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { StateChip } from '../../components/StateChip.js';
+import { type Column, DataTable } from '../../components/table/DataTable.js';
+import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { SearchField } from '../../components/table/SearchField.js';
+import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { ImportProblemsDialog } from './ImportProblemsDialog.js';
+import { PROTOCOLS_PATH, type ProtocolDetail, type ProtocolSummary, useInvalidateProtocols } from './protocolsApi.js';
+
+/** Downloads the export of one protocol as the file the server names. */
+async function downloadExport(protocol: ProtocolSummary): Promise<void> {
+  const response = await fetch(`${PROTOCOLS_PATH}/${protocol.id}/export`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new ApiError(response.status, 'INTERNAL', body?.error?.message ?? errorMessage(null));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `protocol-${protocol.code}.json`;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+type ImportFailure = { fileName: string; message: string; problems: readonly ApiErrorDetail[] };
+
+/** /protocolos: the protocols with their main form, version and use; edit, publish, export, copy the public URL, delete; import. */
+export default function ProtocolsPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const dialogs = useDialogs();
+  const navigate = useNavigate();
+  const invalidate = useInvalidateProtocols();
+  const list = useListParams({ sortBy: 'name' });
+  const query = useListQuery<ProtocolSummary>(PROTOCOLS_PATH, list.params);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [importFailure, setImportFailure] = useState<ImportFailure | null>(null);
+
+  const publish = useMutation({
+    mutationFn: (protocol: ProtocolSummary) => apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${protocol.id}/publish`, { method: 'POST' }),
+    meta: { silentError: true },
+    onSuccess: async (published) => {
+      showToast(t('protocols.published', { version: published.publishedVersion }), 'success');
+      await invalidate();
+    },
+    onError: (error, protocol) => {
+      // A draft with problems is fixed in the editor, where each problem shows in its place.
+      if (error instanceof ApiError && error.details.length) {
+        showToast(t('protocols.publishProblems', { count: error.details.length }));
+        navigate(`/protocolos/${protocol.id}`);
+        return;
+      }
+      showToast(errorMessage(error));
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (protocol: ProtocolSummary) => apiFetch<void>(`${PROTOCOLS_PATH}/${protocol.id}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      showToast(t('common.deleted'), 'success');
+      await invalidate();
+    },
+  });
+  const importFile = useMutation({
+    mutationFn: async (file: File) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await file.text());
+      } catch {
+        throw new ApiError(400, 'BAD_REQUEST', t('protocols.import.notJson'));
+      }
+      return apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/import`, { method: 'POST', json: parsed });
+    },
+    meta: { silentError: true },
+    onSuccess: async (imported) => {
+      showToast(t('protocols.import.done', { name: imported.name }), 'success');
+      await invalidate();
+    },
+    onError: (error, file) => setImportFailure({ fileName: file.name, message: errorMessage(error), problems: error instanceof ApiError ? error.details : [] }),
+  });
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file) importFile.mutate(file);
+  };
+  const copyUrl = async (protocol: ProtocolSummary) => {
+    try {
+      await navigator.clipboard.writeText(protocol.publicUrl);
+      showToast(t('protocols.urlCopied', { url: protocol.publicUrl }), 'success');
+    } catch {
+      showToast(t('protocols.urlNotCopied', { url: protocol.publicUrl }), 'warning');
+    }
+  };
+  const confirmPublish = async (protocol: ProtocolSummary) => {
+    const confirmed = await dialogs.confirm({ title: t('protocols.publishTitle'), message: t('protocols.publishMessage'), confirmText: t('protocols.publish') });
+    if (confirmed) publish.mutate(protocol);
+  };
+  const confirmDelete = async (protocol: ProtocolSummary) => {
+    const confirmed = await dialogs.confirm({
+      title: t('protocols.deleteTitle'),
+      message: t('protocols.confirmDelete', { name: protocol.name }),
+      confirmText: t('common.delete'),
+    });
+    if (confirmed) remove.mutate(protocol);
+  };
+
+  const columns: Column<ProtocolSummary>[] = [
+    {
+      id: 'name',
+      label: t('protocols.name'),
+      sortKey: 'name',
+      render: (protocol) => (
+        <Box>
+          <Link component={RouterLink} to={`/protocolos/${protocol.id}`} sx={{ fontWeight: 500 }}>
+            {protocol.name}
+          </Link>
+          <Typography variant="body2" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+            {protocol.code}
+          </Typography>
+        </Box>
+      ),
+    },
+    { id: 'mainForm', label: t('protocols.mainForm'), render: (protocol) => protocol.mainFormName },
+    { id: 'caseType', label: t('protocols.caseType'), render: (protocol) => t(`protocols.caseTypes.${protocol.caseType}`) },
+    {
+      id: 'version',
+      label: t('protocols.version'),
+      render: (protocol) =>
+        protocol.publishedVersion === null ? (
+          <StateChip label={t('protocols.notPublished')} />
+        ) : (
+          <StateChip tone="positive" label={t('protocols.versionN', { version: protocol.publishedVersion })} />
+        ),
+    },
+    { id: 'public', label: t('protocols.public'), render: (protocol) => t(protocol.public ? 'tasks.yes' : 'tasks.no') },
+    { id: 'tasks', label: t('protocols.taskCount'), align: 'right', render: (protocol) => protocol.tasks },
+    { id: 'cases', label: t('protocols.caseCount'), align: 'right', render: (protocol) => protocol.cases },
+  ];
+
+  const action = (label: string, protocol: ProtocolSummary, icon: ReactElement, onClick: () => void, disabled = false) => (
+    <Tooltip title={label} describeChild>
+      <span>
+        <IconButton aria-label={`${label}: ${protocol.name}`} onClick={onClick} size="small" disabled={disabled}>
+          {icon}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+  const actions = (protocol: ProtocolSummary) => (
+    <>
+      {can('wf_protocolos', 'update') && (
+        <Tooltip title={t('common.edit')} describeChild>
+          <IconButton component={RouterLink} to={`/protocolos/${protocol.id}`} aria-label={`${t('common.edit')}: ${protocol.name}`} size="small">
+            <EditOutlined fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
+      {can('wf_protocolos', 'update') && action(t('protocols.publish'), protocol, <PublishOutlined fontSize="small" />, () => void confirmPublish(protocol), publish.isPending)}
+      {can('wf_protocolos', 'export') &&
+        action(t('protocols.export'), protocol, <DownloadOutlined fontSize="small" />, () =>
+          void downloadExport(protocol).catch((error: unknown) => showToast(errorMessage(error))),
+        )}
+      {action(t('protocols.copyUrl'), protocol, <ContentCopyOutlined fontSize="small" />, () => void copyUrl(protocol))}
+      {can('wf_protocolos', 'delete') && action(t('common.delete'), protocol, <DeleteOutlined fontSize="small" />, () => void confirmDelete(protocol))}
+    </>
+  );
+
+  return (
+    <>
+      <PageHeader title={t('menu.protocols')}>
+        {can('wf_protocolos', 'create') && (
+          <>
+            <input ref={fileInput} type="file" accept="application/json,.json" hidden onChange={onFile} aria-label={t('protocols.import.file')} />
+            <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => fileInput.current?.click()} loading={importFile.isPending}>
+              {t('protocols.import.button')}
+            </Button>
+            <Button variant="contained" startIcon={<Add />} component={RouterLink} to="/protocolos/nuevo">
+              {t('protocols.new')}
+            </Button>
+          </>
+        )}
+      </PageHeader>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
+          <SearchField onSearch={list.setSearch} label={t('protocols.search')} />
+          <Button component={RouterLink} to="/protocolos/tareas">
+            {t('protocols.tasksTitle')}
+          </Button>
+        </Box>
+        <DataTable
+          label={t('menu.protocols')}
+          columns={columns}
+          rows={query.data?.items}
+          total={query.data?.total ?? 0}
+          getRowId={(protocol) => protocol.id}
+          page={list.params.page}
+          rowsPerPage={list.params.limit}
+          onPageChange={list.setPage}
+          onRowsPerPageChange={list.setLimit}
+          sortBy={list.params.sortBy}
+          descending={list.params.descending}
+          onSortChange={list.setSort}
+          loading={query.isFetching}
+          emptyText={list.params.search ? t('dataTable.noMatches') : t('protocols.empty')}
+          actions={actions}
+        />
+        {query.isError && (
+          <Typography color="error" role="alert" sx={{ mt: 1 }}>
+            {query.error.message}
+          </Typography>
+        )}
+      </Paper>
+      {importFailure && <ImportProblemsDialog {...importFailure} onClose={() => setImportFailure(null)} />}
+    </>
+  );
+}

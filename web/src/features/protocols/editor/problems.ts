@@ -1,0 +1,74 @@
+import type { ApiErrorDetail } from '../../../lib/api.js';
+
+/** The settings of a protocol that the server may name in a 400 or 422. */
+export const SETTING_FIELDS = ['code', 'name', 'description', 'caseType', 'public', 'mainFormId'] as const;
+export type SettingField = (typeof SETTING_FIELDS)[number];
+
+/** Where in a task template a problem is: a field of the task dialog, or the task as a whole (''). */
+export type TaskPart = '' | 'code' | 'name' | 'name_en' | 'formId' | 'responsible' | 'expirationDays' | 'join' | 'onReject' | `onAccept.${number}`;
+
+export interface TaskProblem {
+  part: TaskPart;
+  message: string;
+}
+
+/** The problems of a save, sorted by where the editor shows them. */
+export interface SortedProblems {
+  settings: Partial<Record<SettingField, string>>;
+  start: string[];
+  /** By task code. */
+  tasks: Map<string, TaskProblem[]>;
+  pendingColumns: string[];
+  /** What has no better place ('tasks', 'definition', unknown paths). */
+  general: string[];
+}
+
+export const NO_PROBLEMS: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], general: [] };
+
+function taskPart(rest: string[]): TaskPart {
+  const [head, index] = rest;
+  if (!head) return '';
+  if (head === 'onAccept') return /^\d+$/.test(index ?? '') ? `onAccept.${Number(index)}` : '';
+  if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'join', 'onReject'].includes(head)) return head as TaskPart;
+  return '';
+}
+
+/**
+ * Sorts the server's details by place: `tasks.<code>.onAccept.0.when` (the
+ * semantic checks name tasks by code) and `tasks.<index>.name` (the schema
+ * names them by position) both land on that task, under the part of the
+ * task dialog they concern.
+ */
+export function sortProblems(details: readonly ApiErrorDetail[], taskCodes: readonly string[]): SortedProblems {
+  const sorted: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], general: [] };
+  for (const { path, message } of details) {
+    const parts = path.replace(/^definition\./, '').split('.');
+    const [head, second] = parts;
+    if ((SETTING_FIELDS as readonly string[]).includes(path)) {
+      sorted.settings[path as SettingField] ??= message;
+    } else if (head === 'start') {
+      sorted.start.push(message);
+    } else if (head === 'pendingColumns') {
+      sorted.pendingColumns.push(message);
+    } else if (head === 'tasks' && second !== undefined) {
+      const code = /^\d+$/.test(second) ? taskCodes[Number(second)] : second;
+      if (code === undefined) {
+        sorted.general.push(message);
+        continue;
+      }
+      const list = sorted.tasks.get(code) ?? [];
+      list.push({ part: taskPart(parts.slice(2)), message });
+      sorted.tasks.set(code, list);
+    } else {
+      sorted.general.push(message);
+    }
+  }
+  return sorted;
+}
+
+/** How many problems there are in all. */
+export function countProblems(problems: SortedProblems): number {
+  let n = Object.keys(problems.settings).length + problems.start.length + problems.pendingColumns.length + problems.general.length;
+  for (const list of problems.tasks.values()) n += list.length;
+  return n;
+}

@@ -1,0 +1,86 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useTheme } from '@mui/material/styles';
+import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TaskDetail } from './tasksApi.js';
+
+const MAX_REASON = 2000;
+
+/** Where a reject sends the case, in words: back to a named task, or the end as not eligible. */
+export function useRejectDestination(onReject: TaskDetail['onReject']): string {
+  const { t } = useTranslation();
+  return onReject && 'to' in onReject ? t('tasks.reject.backTo', { task: onReject.name }) : t('tasks.reject.notEligible');
+}
+
+interface RejectDialogProps {
+  taskName: string;
+  onReject: TaskDetail['onReject'];
+  pending?: boolean;
+  /** The server's message for the reason, if it refused it. */
+  error?: string;
+  onSubmit: (reason: string) => void;
+  onClose: () => void;
+}
+
+/** Reject a task: a reason is required, and the dialog says where the case goes. */
+export function RejectDialog({ taskName, onReject, pending, error, onSubmit, onClose }: RejectDialogProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const titleId = useId();
+  const [reason, setReason] = useState('');
+  const [touched, setTouched] = useState(false);
+  const destination = useRejectDestination(onReject);
+  const notEligible = !onReject || 'notEligible' in onReject;
+  const missing = reason.trim() === '';
+  const tooLong = reason.trim().length > MAX_REASON;
+  const message = touched && missing ? t('validation.required') : tooLong ? t('validation.tooLong') : error;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (missing || tooLong) return;
+    onSubmit(reason.trim());
+  };
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
+      <form noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>{t('tasks.reject.title', { name: taskName })}</DialogTitle>
+        <DialogContent>
+          <Alert severity={notEligible ? 'error' : 'warning'} sx={{ mb: 1 }}>
+            {destination}
+          </Alert>
+          <TextField
+            autoFocus
+            fullWidth
+            multiline
+            minRows={3}
+            margin="normal"
+            name="reason"
+            label={t('tasks.reject.reason')}
+            required
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            onBlur={() => setTouched(true)}
+            error={!!message}
+            helperText={message ?? t('tasks.reject.reasonHint')}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" color="error" loading={pending}>
+            {t('tasks.reject.confirm')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

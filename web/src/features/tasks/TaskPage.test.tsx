@@ -1,0 +1,125 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, settingsFixture } from '../../test/utils.js';
+import { taskDetail } from './fixtures.js';
+import type { TaskDetail } from './tasksApi.js';
+
+vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
+
+type Handler = (url: string, init?: RequestInit) => Response | undefined;
+
+/** Serves the session and the task (a function, so a test can change it between calls); `extra` answers the rest. */
+function serve(task: () => TaskDetail, extra: Handler = () => undefined) {
+  return mockFetch((url, init) => {
+    if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+    if (url === '/api/auth/session') return jsonResponse(sessionFixture);
+    const answer = extra(url, init);
+    if (answer) return answer;
+    if (url === '/api/tasks/5' && !init?.method) return jsonResponse(task());
+    return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+  });
+}
+
+const toolbar = () => screen.findByRole('toolbar', { name: 'Decisions' });
+
+describe('/tasks/:id', () => {
+  test('shows the case, the form, what comes next and where a reject goes', async () => {
+    serve(() => taskDetail());
+    renderApp('/tasks/5');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Document verification' })).toBeInTheDocument();
+    const summary = screen.getByRole('region', { name: 'Case' });
+    expect(within(summary).getByText('2026-11-000003')).toBeInTheDocument();
+    expect(within(summary).getByText('Ana Applicant')).toBeInTheDocument();
+    expect(within(summary).getByText('Yes')).toBeInTheDocument();
+    const next = screen.getByRole('region', { name: 'Next' });
+    expect(within(next).getByText('Eligibility')).toBeInTheDocument();
+    expect(within(next).getByText('amount > 5000')).toBeInTheDocument();
+    expect(within(next).getByText('The case goes back to Intake review.')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Yes' })).toBeChecked();
+    expect(within(screen.getByRole('region', { name: 'Document detail' })).getByText('María')).toBeInTheDocument();
+  });
+
+  test.each([
+    [['accept', 'reject', 'save', 'assign', 'restart'], ['Accept', 'Reject', 'Save', 'Restart'], true],
+    [['accept', 'reject'], ['Accept', 'Reject'], false],
+    [['restart'], ['Restart'], false],
+    [[], [], false],
+  ] as const)('with actions %j the buttons are %j', async (actions, buttons, assign) => {
+    serve(() => taskDetail({ actions: [...actions] }));
+    renderApp('/tasks/5');
+    const bar = await toolbar();
+    const shown = within(bar)
+      .queryAllByRole('button')
+      .map((b) => b.textContent);
+    expect(shown).toEqual(buttons);
+    expect(screen.queryByRole('button', { name: 'Change responsible' }) !== null).toBe(assign);
+    // Without save or accept the form is read-only.
+    const editable = actions.some((a) => a === 'save' || a === 'accept');
+    expect(screen.getByRole('radio', { name: 'No' })).toHaveProperty('disabled', !editable);
+  });
+
+  test('a reject needs a reason, says where the case goes, and sends the version', async () => {
+    const fetchMock = serve(
+      () => taskDetail(),
+      (url) => (url === '/api/tasks/5/reject' ? jsonResponse({ ok: true, created: [9], notEligible: false }) : undefined),
+    );
+    renderApp('/tasks/5');
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Document verification' });
+    expect(within(dialog).getByText('The case goes back to Intake review.')).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await within(dialog).findByText('This field is required')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/tasks/5/reject')).toBe(false);
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), { target: { value: '  The lease is unsigned.  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('The case went back with your reason')).toBeInTheDocument();
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/tasks/5/reject');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ reason: 'The lease is unsigned.', data: { complete: 'yes', notes: '' }, version: 4 });
+  });
+
+  test("a reject of a task that ends the case names 'Not eligible'", async () => {
+    serve(() => taskDetail({ onReject: { notEligible: true } }));
+    renderApp('/tasks/5');
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText("The case ends as 'Not eligible'.")).toBeInTheDocument();
+  });
+
+  test('accept asks first, checks the form, and a 409 (someone else decided) shows the message and reloads the task', async () => {
+    let version = 4;
+    const fetchMock = serve(
+      () => taskDetail({ version, data: {} }),
+      (url) => {
+        if (url !== '/api/tasks/5/accept') return undefined;
+        version = 5;
+        return jsonResponse({ error: { code: 'STALE_TASK', message: 'Someone else changed this task while you had it open. Reload and try again.' } }, 409);
+      },
+    );
+    renderApp('/tasks/5');
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Accept' }));
+    // The form is not complete: the shared validator says so under the field, nothing is sent.
+    expect(await screen.findByText('You must choose an option')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/tasks/5/accept')).toBe(false);
+    fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Yes' }));
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Accept' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Accept the task?' });
+    expect(within(confirm).getByText(/goes on to: Eligibility, Supervisor approval/)).toBeInTheDocument();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('Someone else changed this task while you had it open. Reload and try again.')).toBeInTheDocument();
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/tasks/5/accept');
+    const body = JSON.parse(String(call?.[1]?.body));
+    expect(body.version).toBe(4);
+    expect(body.data).toMatchObject({ complete: 'yes' });
+    await waitFor(() => expect(fetchMock.mock.calls.filter(([url, init]) => url === '/api/tasks/5' && !init?.method).length).toBeGreaterThan(1));
+  });
+
+  test('a task that came back from a reject shows the reason', async () => {
+    serve(() => taskDetail({ reason: 'The lease is missing its signature page.' }));
+    renderApp('/tasks/5');
+    expect(await screen.findByText('The lease is missing its signature page.')).toBeInTheDocument();
+    expect(screen.getByText('Returned with this reason:')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,418 @@
+import ArrowForwardOutlined from '@mui/icons-material/ArrowForwardOutlined';
+import CheckOutlined from '@mui/icons-material/CheckOutlined';
+import CloseOutlined from '@mui/icons-material/CloseOutlined';
+import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
+import RestartAltOutlined from '@mui/icons-material/RestartAltOutlined';
+import SaveOutlined from '@mui/icons-material/SaveOutlined';
+import TimelineOutlined from '@mui/icons-material/TimelineOutlined';
+import UndoOutlined from '@mui/icons-material/UndoOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type ReactNode, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router';
+import { formatDate } from '../../../../core/dates.js';
+import { type FieldDef, scopeFieldsDeep } from '../../../../core/forms/definition.js';
+import { validateForm } from '../../../../core/forms/validator.js';
+import { useSession } from '../../app/session/session.js';
+import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
+import { showToast } from '../../components/feedback/toastStore.js';
+import { PageHeader } from '../../components/PageHeader.js';
+import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
+import { type AssignTarget, AssignDialog } from './AssignDialog.js';
+import { DocumentDetail } from './DocumentDetail.js';
+import { RejectDialog, useRejectDestination } from './RejectDialog.js';
+import { DueDate } from './taskCells.js';
+import { TaskStateChip } from './TaskStateChip.js';
+import { TASKS_PATH, type TaskDetail, useInvalidateTasks } from './tasksApi.js';
+
+/** Errors that mean the page shows an old state of the task: say so and load it again. */
+const STALE_CODES = new Set(['STALE_TASK', 'INVALID_TRANSITION', 'CONFLICT', 'CASE_NOT_OPEN']);
+
+function Section({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={id}>
+      <CardContent>
+        <Typography id={id} component="h2" variant="h6" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Facts({ items }: { items: Array<[string, ReactNode]> }) {
+  return (
+    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.75 }}>
+      {items.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {term}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+            {value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Values anywhere under the key `name` (a repeat group's rows included). */
+function valuesNamed(values: unknown, name: string): Array<string | number> {
+  if (Array.isArray(values)) return values.flatMap((v) => valuesNamed(v, name));
+  if (!values || typeof values !== 'object') return [];
+  return Object.entries(values).flatMap(([key, value]) =>
+    key === name && (typeof value === 'string' || typeof value === 'number') ? [value] : valuesNamed(value, name),
+  );
+}
+
+/**
+ * A master select's options are not in the definition: its chosen value is
+ * taken on trust here, and the server's gate checks it against the master.
+ */
+function masterValues(fields: FieldDef[], values: Record<string, unknown>): Record<string, Array<string | number>> {
+  return Object.fromEntries(scopeFieldsDeep(fields).filter((f) => f.type === 'master_select').map((f) => [f.name, valuesNamed(values, f.name)]));
+}
+
+/**
+ * /tasks/:id: the case and its summary, who is responsible (and changing
+ * it), the task's form, where the case goes next, the application's values,
+ * and the decisions. Every button follows the `actions` the server lists for
+ * this user; the task's version goes with each change, so a page left open
+ * while someone else decided gets the server's 409 message and reloads.
+ */
+export default function TaskPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const session = useSession();
+  const dialogs = useDialogs();
+  const invalidate = useInvalidateTasks();
+  const query = useQuery({
+    queryKey: ['task', id],
+    queryFn: ({ signal }) => apiFetch<TaskDetail>(`${TASKS_PATH}/${encodeURIComponent(id)}`, { signal }),
+  });
+  const task = query.data;
+  // The task form (the forms feature's renderer) holds the values; the page reads them when it acts.
+  const formRef = useRef<FormRendererHandle>(null);
+  const values = () => formRef.current?.getValues() ?? task?.data ?? {};
+  const [rejecting, setRejecting] = useState(false);
+  const [rejectError, setRejectError] = useState<string | undefined>();
+  const [assigning, setAssigning] = useState(false);
+  const [assignError, setAssignError] = useState<string | undefined>();
+  const destination = useRejectDestination(task?.onReject ?? null);
+
+  // A new version of the task (loaded, saved, decided by anyone) replaces what the form shows.
+  const loadedVersion = task ? `${task.id}:${task.version}` : '';
+
+  const can = (action: TaskDetail['actions'][number]) => task?.actions.includes(action) ?? false;
+  const editable = can('save') || can('accept');
+
+  /** Messages under the form's fields; those that name no field are said in a toast. */
+  const showFieldErrors = (details: readonly ApiErrorDetail[]) => {
+    const unplaced = formRef.current ? formRef.current.setServerErrors(details) : [...details];
+    showToast(unplaced.length ? unplaced.map((d) => d.message).join(' ') : t('tasks.form.fix'));
+  };
+
+  /** A failed change: fields named by the server go under their fields; a stale page reloads. */
+  const failed = async (error: unknown) => {
+    if (error instanceof ApiError && error.details.length && (error.code === 'VALIDATION' || error.code === 'UNPROCESSABLE')) {
+      showFieldErrors(error.details);
+      return;
+    }
+    showToast(errorMessage(error));
+    if (error instanceof ApiError && STALE_CODES.has(error.code)) await invalidate();
+  };
+  const done = async (message: string) => {
+    showToast(message, 'success');
+    await invalidate();
+  };
+
+  const save = useMutation({
+    mutationFn: () => apiFetch<{ version: number }>(`${TASKS_PATH}/${id}/data`, { method: 'PUT', json: { data: values(), version: task?.version } }),
+    meta: { silentError: true },
+    onSuccess: () => done(t('common.saved')),
+    onError: failed,
+  });
+  const accept = useMutation({
+    /** `data`: the values the shared validator cleaned (hidden fields left out). */
+    mutationFn: (data: Record<string, unknown> | undefined) => apiFetch(`${TASKS_PATH}/${id}/accept`, { method: 'POST', json: { data, version: task?.version } }),
+    meta: { silentError: true },
+    onSuccess: () => done(t('tasks.accepted', { name: task?.name ?? '' })),
+    onError: failed,
+  });
+  const reject = useMutation({
+    mutationFn: (reason: string) =>
+      apiFetch<{ notEligible: boolean }>(`${TASKS_PATH}/${id}/reject`, { method: 'POST', json: { reason, data: task?.form ? values() : undefined, version: task?.version } }),
+    meta: { silentError: true },
+    onSuccess: async (answer) => {
+      setRejecting(false);
+      await done(answer.notEligible ? t('tasks.reject.doneNotEligible') : t('tasks.reject.done'));
+    },
+    onError: async (error) => {
+      if (error instanceof ApiError && error.details.some((d) => d.path === 'reason')) {
+        setRejectError(error.details.find((d) => d.path === 'reason')?.message);
+        return;
+      }
+      setRejecting(false);
+      await failed(error);
+    },
+  });
+  const restart = useMutation({
+    mutationFn: () => apiFetch(`${TASKS_PATH}/${id}/restart`, { method: 'POST' }),
+    meta: { silentError: true },
+    onSuccess: () => done(t('tasks.restarted')),
+    onError: failed,
+  });
+  const assign = useMutation({
+    mutationFn: (target: AssignTarget) => apiFetch(`${TASKS_PATH}/${id}/assign`, { method: 'POST', json: target }),
+    meta: { silentError: true },
+    onSuccess: async () => {
+      setAssigning(false);
+      await done(t('tasks.assigned'));
+    },
+    onError: async (error) => {
+      if (error instanceof ApiError && error.details.length) return setAssignError(error.details[0]?.message);
+      setAssigning(false);
+      await failed(error);
+    },
+  });
+
+  const confirmAccept = async () => {
+    if (!task) return;
+    let data: Record<string, unknown> | undefined;
+    if (task.form) {
+      // The shared validator, as the server's gate will check it.
+      const current = values();
+      const checked = validateForm(task.form.definition, current, { role: session.user.role, options: masterValues(task.form.definition.fields, current) });
+      if (!checked.success) {
+        showFieldErrors(checked.issues.map((issue) => ({ path: issue.path, message: t(issue.key, issue.params) })));
+        return;
+      }
+      data = checked.data;
+    }
+    const next = task.next.map((n) => n.name).join(', ');
+    const confirmed = await dialogs.confirm({
+      title: t('tasks.acceptTitle'),
+      message: next ? t('tasks.confirmAcceptNext', { name: task.name, next }) : t('tasks.confirmAcceptLast', { name: task.name }),
+      confirmText: t('tasks.accept'),
+    });
+    if (confirmed) accept.mutate(data);
+  };
+  const confirmRestart = async () => {
+    if (!task) return;
+    const confirmed = await dialogs.confirm({
+      title: t('tasks.restartTitle'),
+      message: t('tasks.confirmRestart', { name: task.name }),
+      confirmText: t('tasks.restart'),
+    });
+    if (confirmed) restart.mutate();
+  };
+
+  if (query.isError) {
+    return (
+      <>
+        <PageHeader title={t('tasks.taskTitle')} />
+        <Alert severity="error">{query.error.message}</Alert>
+      </>
+    );
+  }
+  if (!task) {
+    return (
+      <>
+        <PageHeader title={t('tasks.taskTitle')} />
+        <Skeleton variant="rectangular" height={240} aria-label={t('common.loading')} />
+      </>
+    );
+  }
+
+  const busy = save.isPending || accept.isPending || reject.isPending || restart.isPending;
+  const tz = session.user.timeZone;
+  const returned = task.reason && task.state !== 'REJECTED';
+
+  return (
+    <>
+      <PageHeader title={task.name}>
+        <TaskStateChip state={task.state} size="medium" />
+      </PageHeader>
+      <Box role="toolbar" aria-label={t('tasks.decisions')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        {can('accept') && (
+          <Button variant="contained" color="success" startIcon={<CheckOutlined />} onClick={() => void confirmAccept()} disabled={busy} loading={accept.isPending}>
+            {t('tasks.accept')}
+          </Button>
+        )}
+        {can('reject') && (
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<CloseOutlined />}
+            onClick={() => {
+              setRejectError(undefined);
+              setRejecting(true);
+            }}
+            disabled={busy}
+          >
+            {t('tasks.rejectAction')}
+          </Button>
+        )}
+        {can('save') && task.form && (
+          <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate()} disabled={busy} loading={save.isPending}>
+            {t('common.save')}
+          </Button>
+        )}
+        {can('restart') && (
+          <Button variant="outlined" startIcon={<RestartAltOutlined />} onClick={() => void confirmRestart()} disabled={busy} loading={restart.isPending}>
+            {t('tasks.restart')}
+          </Button>
+        )}
+        <Button component={RouterLink} to={`/tasks/case/${task.caseId}`} startIcon={<TimelineOutlined />}>
+          {t('tasks.caseTimeline')}
+        </Button>
+      </Box>
+
+      {returned && (
+        <Alert severity="warning" icon={<UndoOutlined />} sx={{ mb: 2 }}>
+          <strong>{t('tasks.returnedReason')}</strong> {task.reason}
+        </Alert>
+      )}
+      {task.state === 'REJECTED' && task.reason && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          <strong>{t('tasks.timeline.rejectReason')}</strong> {task.reason}
+        </Alert>
+      )}
+
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
+        <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
+          <Section title={t('tasks.form.title')} id="task-form">
+            {task.form ? (
+              <FormRenderer
+                key={loadedVersion}
+                ref={formRef}
+                definition={task.form.definition}
+                defaultValues={task.data}
+                role={session.user.role}
+                readOnly={!editable}
+              />
+            ) : (
+              <Typography color="text.secondary">{t('tasks.form.noForm')}</Typography>
+            )}
+          </Section>
+          <Section title={t('tasks.documentDetail')} id="task-document">
+            <DocumentDetail form={task.case.mainForm} data={task.case.data} />
+          </Section>
+        </Box>
+        {/* On phones the case comes first, then the form. */}
+        <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
+          <Section title={t('tasks.summary')} id="task-summary">
+            <Facts
+              items={[
+                [t('tasks.applicationNumber'), task.case.number ?? `#${task.case.id}`],
+                [t('tasks.caseState'), <TaskStateChip key="s" state={task.case.state} />],
+                [t('tasks.owner'), task.case.ownerName],
+                [t('tasks.docDate'), task.case.docDate ? formatDate(task.case.docDate, tz) : '—'],
+                [
+                  t('tasks.possibleDuplicated'),
+                  task.case.possibleDuplicated ? (
+                    <Box component="span" key="d" sx={{ color: 'warning.dark', fontWeight: 600 }}>
+                      {t('tasks.yes')}
+                    </Box>
+                  ) : (
+                    t('tasks.no')
+                  ),
+                ],
+                [t('tasks.protocol'), task.protocolName],
+                [t('tasks.dueAt'), <DueDate key="due" dueAt={task.dueAt} overdue={task.overdue} />],
+              ]}
+            />
+          </Section>
+          <Section title={t('tasks.responsible')} id="task-responsible">
+            <Facts
+              items={[
+                [t('tasks.user'), task.responsibleName ?? t('tasks.nobody')],
+                [t('tasks.team'), task.teamName ?? '—'],
+              ]}
+            />
+            {can('assign') && (
+              <Button
+                sx={{ mt: 1.5 }}
+                variant="outlined"
+                size="small"
+                startIcon={<PersonAddAltOutlined />}
+                onClick={() => {
+                  setAssignError(undefined);
+                  setAssigning(true);
+                }}
+              >
+                {t('tasks.changeResponsible')}
+              </Button>
+            )}
+          </Section>
+          <Section title={t('tasks.next.title')} id="task-next">
+            {task.next.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                {t('tasks.next.none')}
+              </Typography>
+            ) : (
+              <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none', display: 'grid', gap: 0.75 }}>
+                {task.next.map((next) => (
+                  <Box component="li" key={next.code} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+                    <ArrowForwardOutlined fontSize="small" color="action" aria-hidden sx={{ mt: 0.25 }} />
+                    <Box sx={{ minWidth: 0 }}>
+                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                        {next.name}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                        {next.when ? (
+                          <>
+                            {t('tasks.next.when')} <code>{next.when}</code>
+                          </>
+                        ) : (
+                          t('tasks.next.always')
+                        )}
+                      </Typography>
+                    </Box>
+                  </Box>
+                ))}
+              </Box>
+            )}
+            <Typography variant="body2" sx={{ mt: 1.5 }}>
+              <Box component="span" sx={{ color: 'text.secondary' }}>
+                {t('tasks.next.onReject')}
+              </Box>{' '}
+              {destination}
+            </Typography>
+          </Section>
+        </Box>
+      </Box>
+
+      {rejecting && (
+        <RejectDialog
+          taskName={task.name}
+          onReject={task.onReject}
+          pending={reject.isPending}
+          error={rejectError}
+          onSubmit={(reason) => reject.mutate(reason)}
+          onClose={() => setRejecting(false)}
+        />
+      )}
+      {assigning && (
+        <AssignDialog
+          title={t('tasks.changeResponsible')}
+          description={t('tasks.assignDescription', { name: task.name, number: task.case.number ?? task.case.id })}
+          pending={assign.isPending}
+          error={assignError}
+          onSubmit={(target) => assign.mutate(target)}
+          onClose={() => setAssigning(false)}
+        />
+      )}
+    </>
+  );
+}

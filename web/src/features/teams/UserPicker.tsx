@@ -1,0 +1,85 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import TextField from '@mui/material/TextField';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiFetch } from '../../lib/api.js';
+import { USER_OPTIONS_PATH, type UserOption } from './teamsApi.js';
+
+interface UserPickerProps {
+  label: string;
+  value: UserOption | null;
+  onChange: (user: UserOption | null) => void;
+  required?: boolean;
+  error?: string;
+  disabled?: boolean;
+  autoFocus?: boolean;
+}
+
+const DEBOUNCE_MS = 250;
+
+/**
+ * Picks an active user of the tenant, searching the server as the user types
+ * (name or email). Someone who may not list users types the user's number.
+ */
+export function UserPicker({ label, value, onChange, required, error, disabled, autoFocus }: UserPickerProps) {
+  const { t } = useTranslation();
+  const [input, setInput] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(input), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [input]);
+  const options = useQuery({
+    queryKey: [USER_OPTIONS_PATH, search],
+    queryFn: ({ signal }) =>
+      apiFetch<UserOption[]>(`${USER_OPTIONS_PATH}${search.trim() ? `?search=${encodeURIComponent(search.trim())}` : ''}`, { signal }),
+    placeholderData: keepPreviousData,
+    retry: false,
+    meta: { silentError: true },
+  });
+
+  if (options.isError && !options.data) {
+    return (
+      <TextField
+        fullWidth
+        margin="normal"
+        type="number"
+        label={t('teams.userId')}
+        required={required}
+        disabled={disabled}
+        value={value ? String(value.id) : ''}
+        onChange={(event) => {
+          const id = Number(event.target.value);
+          onChange(Number.isInteger(id) && id > 0 ? { id, name: `#${id}`, email: '' } : null);
+        }}
+        error={!!error}
+        helperText={error ?? t('teams.userIdHint')}
+      />
+    );
+  }
+
+  const list = options.data ?? [];
+  const shown = value && !list.some((u) => u.id === value.id) ? [value, ...list] : list;
+  return (
+    <Autocomplete
+      options={shown}
+      value={value}
+      disabled={disabled}
+      loading={options.isFetching}
+      filterOptions={(x) => x}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      getOptionLabel={(user) => (user.email ? `${user.name} (${user.email})` : user.name)}
+      onChange={(_event, user) => onChange(user)}
+      onInputChange={(_event, text, reason) => {
+        if (reason === 'input') setInput(text);
+        if (reason === 'clear') setInput('');
+      }}
+      noOptionsText={t('teams.noUsers')}
+      loadingText={t('common.loading')}
+      renderInput={(params) => (
+        <TextField {...params} label={label} required={required} margin="normal" error={!!error} helperText={error} autoFocus={autoFocus} />
+      )}
+    />
+  );
+}
