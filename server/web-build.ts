@@ -57,6 +57,9 @@ export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildS
     let output = '';
     const child = spawn(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', tmpOut], {
       cwd: ROOT,
+      // Always a production build: under vitest NODE_ENV is 'test', which would
+      // bundle React's development build and serve it as if it were the real one.
+      env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (c) => (output += c));
