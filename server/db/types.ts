@@ -337,6 +337,21 @@ export interface CaseImportsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface CaseExportsTable {
+  id: string;
+  entity_id: number;
+  user_id: number;
+  format: 'csv' | 'xlsx';
+  state: Generated<'running' | 'done' | 'failed'>;
+  done: Generated<number>;
+  total: Generated<number>;
+  filename: string | null;
+  content: Buffer | null;
+  error: string | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -361,6 +376,7 @@ export interface Database {
   case_participants: CaseParticipantsTable;
   saved_searches: SavedSearchesTable;
   case_imports: CaseImportsTable;
+  case_exports: CaseExportsTable;
   entities: EntitiesTable;
   projects: ProjectsTable;
   acl_actions: AclActionsTable;

@@ -111,10 +111,12 @@ export function csvRecords(rows: string[][]): { header: string[]; records: Array
 
 const FORMULA = /^[=+\-@\t\r]/;
 
+/** Text that a spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) gets a leading quote. */
+export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
+
 /** A cell as written to CSV or a spreadsheet: never a formula, quoted when needed. */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
-  if (FORMULA.test(text)) text = `'${text}`;
+  const text = neutralise(value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value));
   return /[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

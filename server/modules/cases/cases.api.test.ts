@@ -191,6 +191,58 @@ describe('export and administration', () => {
     expect((await req('GET', '/api/cases/export', applicant)).statusCode).toBe(403);
   });
 
+  it('exports in the background with progress, as CSV and as Excel; only its owner reads it; bad filters refused at once', async () => {
+    const all = (await req('GET', '/api/cases?limit=1', coordinator)).json<List<Item>>().total;
+    const started = await req('POST', '/api/cases/exports', coordinator, { format: 'xlsx', query: { state: ['PENDING', 'CLOSED', 'SUCCESS'] } });
+    expect(started.statusCode).toBe(202);
+    const job = started.json<{ id: string; state: string }>();
+    let view = job as { id: string; state: string; done: number; total: number; filename: string | null };
+    for (let i = 0; i < 100 && view.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      view = (await req('GET', `/api/cases/exports/${job.id}`, coordinator)).json();
+    }
+    expect(view.state).toBe('done');
+    expect(view.total).toBeGreaterThan(0);
+    expect(view.total).toBeLessThanOrEqual(all);
+    expect(view.done).toBe(view.total);
+    expect(view.filename).toMatch(/^cases-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const file = await req('GET', `/api/cases/exports/${job.id}/file`, coordinator);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    expect(file.headers['content-disposition']).toContain('attachment');
+    expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // Another user who may export (of the same tenant or another), or an unknown id: not found.
+    const admin = await login(t, 'admin@demo.test');
+    expect((await req('GET', `/api/cases/exports/${job.id}`, admin)).statusCode).toBe(404);
+    expect((await req('GET', `/api/cases/exports/${job.id}/file`, other)).statusCode).toBe(404);
+    expect((await req('GET', '/api/cases/exports/AAAAAAAAAAAAAAAAAAAAAAAA', coordinator)).statusCode).toBe(404);
+    expect((await req('GET', '/api/cases/exports/..%2F..%2Fetc', coordinator)).statusCode).toBe(400);
+    // An unknown advanced-search column is a 400 now, and no job is left behind.
+    const before = await t.db.selectFrom('case_exports').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const bad = await req('POST', '/api/cases/exports', coordinator, { format: 'csv', query: { filters: encodeSearch([{ column: 'password', op: 'eq', value: 'x' }] as never) } });
+    expect(bad.statusCode).toBe(400);
+    const after = await t.db.selectFrom('case_exports').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+    // The applicant lacks the export action.
+    expect((await req('POST', '/api/cases/exports', applicant, { format: 'csv' })).statusCode).toBe(403);
+  });
+
+  it('exports as Excel at once too, with the same rows as the CSV', async () => {
+    const csv = await req('GET', '/api/cases/export?format=csv&state=PENDING', coordinator);
+    const xlsx = await req('GET', '/api/cases/export?format=xlsx&state=PENDING', coordinator);
+    expect(xlsx.statusCode).toBe(200);
+    const { parseCsv } = await import('../../lib/csv.js');
+    const csvRows = parseCsv(csv.body).length;
+    const { inflateRawSync } = await import('node:zlib');
+    // The sheet is the last entry of the archive; count its rows.
+    const bytes = xlsx.rawPayload;
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    const at = bytes.indexOf(name);
+    const size = bytes.readUInt32LE(at - 12);
+    const sheet = inflateRawSync(bytes.subarray(at + name.length, at + name.length + size)).toString('utf8');
+    expect(sheet.match(/<row /g)?.length).toBe(csvRows);
+  });
+
   it('closes and reassigns in bulk, reporting what could not be done', async () => {
     const pending = (await req('GET', '/api/cases?state=PENDING&limit=2', coordinator)).json<List<Item>>().items.map((i) => i.id);
     const closed = (await req('GET', '/api/cases?state=CLOSED&limit=1', coordinator)).json<List<Item>>().items.map((i) => i.id);

@@ -5,10 +5,12 @@
  * documents, tasks and history; the open / complete / close / enable-again
  * actions, owner and participants; similar applications; saved searches.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ExpressionBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { decodeSearch, type SearchRow, searchRowsSchema } from '../../../core/cases/search.js';
+import { errorCatalog } from '../../../core/errors.js';
 import { newApplicationsOpen } from '../../../core/dates.js';
 import type { FormDefinition } from '../../../core/forms/definition.js';
 import { CASE_STATES, type CaseAction, nextCaseState } from '../../../core/workflow/states.js';
@@ -16,6 +18,7 @@ import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { toCsv } from '../../lib/csv.js';
+import { type Cell, toXlsx } from '../../lib/xlsx.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
 import { translate } from '../../i18n.js';
 import { scopeFields } from '../../../core/forms/validator.js';
@@ -23,7 +26,7 @@ import { actorOf } from '../../plugins/session.js';
 import { type Actor, can } from '../acl/policy.js';
 import { audit, closeOpenTasks, lockCase, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
-import { createDraft, submitCaseInTrx, validateCaseData } from './service.js';
+import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const data = z.record(z.string().max(63), z.unknown()).refine((d) => JSON.stringify(d).length <= 500_000, { error: 'cases.errors.tooLarge' });
@@ -173,46 +176,158 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const EXPORT_LIMIT = 100_000;
+  const EXPORT_BATCH = 2_000;
+  const exportQuery = listFilters.omit({ page: true, limit: true });
+  type ExportFilters = z.infer<typeof exportQuery>;
+
+  /**
+   * The current result as a table: case columns, then the form fields (those
+   * of the protocol asked for, else the union of the first rows' keys).
+   * Rows come in batches, newest first, so a long export reports progress.
+   */
+  async function exportTable(actor: Actor, query: ExportFilters, onBatch: (done: number, total: number) => Promise<void>) {
+    const f = { ...query, page: 1, limit: 1 };
+    const counted = await filtered(actor, f).clearSelect().select(sql<string>`count(*)`.as('n')).executeTakeFirst();
+    const total = Math.min(Number(counted?.n ?? 0), EXPORT_LIMIT);
+    type ExportRow = Row & { data: unknown };
+    const rows: ExportRow[] = [];
+    let lastId: number | null = null;
+    await onBatch(0, total);
+    while (rows.length < total) {
+      let q = filtered(actor, f).select('c.data').orderBy('c.id', 'desc').limit(Math.min(EXPORT_BATCH, total - rows.length));
+      if (lastId !== null) q = q.where('c.id', '<', lastId);
+      const batch = (await q.execute()) as ExportRow[];
+      if (batch.length === 0) break;
+      rows.push(...batch);
+      lastId = (batch.at(-1) as ExportRow).id;
+      await onBatch(rows.length, total);
+    }
+    let fields: string[] = [];
+    if (f.protocolId) {
+      const def = await app.db
+        .selectFrom('protocols as p')
+        .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
+        .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
+        .where('p.id', '=', f.protocolId)
+        .where('p.entity_id', '=', actor.entityId)
+        .select('fv.definition')
+        .executeTakeFirst();
+      if (def) fields = scopeFields((def.definition as FormDefinition).fields).filter((x) => !['static', 'repeat', 'file'].includes(x.type)).map((x) => x.name);
+    } else {
+      const scalar = new Set<string>();
+      const nested = new Set<string>();
+      for (const r of rows.slice(0, 1000)) for (const [k, v] of Object.entries(r.data as object)) (Array.isArray(v) && v.some((x) => typeof x === 'object') ? nested : scalar).add(k);
+      fields = [...scalar].filter((k) => !nested.has(k)).sort();
+    }
+    const header = ['number', 'state', 'protocol', 'applicant', 'owner', 'docDate', 'possibleDuplicated', ...fields];
+    const body = rows.map((r) => [r.serial, r.state, r.protocol_name, r.applicant, r.owner_name, r.doc_date, r.possible_duplicated, ...fields.map((k) => {
+      const v = (r.data as Record<string, unknown>)[k];
+      return Array.isArray(v) ? v.join('; ') : (v as string | number | boolean | null | undefined);
+    })]);
+    return { header, body };
+  }
+
+  const exportName = (format: 'csv' | 'xlsx') => `cases-${new Date().toISOString().slice(0, 10)}.${format}`;
+  const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const fileOf = (format: 'csv' | 'xlsx', table: { header: string[]; body: unknown[][] }) =>
+    format === 'csv' ? Buffer.from(toCsv(table.header, table.body), 'utf8') : toXlsx(table.header, table.body as Cell[][], 'Cases');
+
   app.get(
     '/api/cases/export',
     {
       config: { access: { target: 'wf_casos', action: 'export' } },
-      schema: { tags: ['cases'], summary: 'The current result as CSV (cells that a spreadsheet would run as formulas are neutralised)', querystring: listFilters.omit({ page: true, limit: true }) },
+      schema: {
+        tags: ['cases'],
+        summary: 'The current result as CSV or Excel at once (cells that a spreadsheet would run as formulas are neutralised); large results go through POST /api/cases/exports',
+        querystring: exportQuery.extend({ format: z.enum(['csv', 'xlsx']).default('csv') }),
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const table = await exportTable(actorOf(request), query, async () => {});
+      return reply
+        .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="${exportName(format)}"`)
+        .send(fileOf(format, table));
+    },
+  );
+
+  const exportView = z.object({
+    id: z.string(), state: z.enum(['running', 'done', 'failed']), format: z.enum(['csv', 'xlsx']), done: z.number(), total: z.number(), filename: z.string().nullable(), error: z.string().nullable(),
+  });
+  const exportParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'validation.invalid') });
+  const loadExport = async (actor: Actor, id: string, lang: 'en' | 'es') => {
+    const job = await app.db
+      .selectFrom('case_exports')
+      .where('id', '=', id)
+      .where('entity_id', '=', actor.entityId)
+      .where('user_id', '=', actor.userId)
+      .select(['id', 'state', 'format', 'done', 'total', 'filename', 'error'])
+      .executeTakeFirst();
+    if (!job) throw new AppError('NOT_FOUND');
+    // The error is kept as a translation key and given in the caller's language.
+    return { ...job, error: job.error && translate(lang, job.error) };
+  };
+
+  app.post(
+    '/api/cases/exports',
+    {
+      config: { access: { target: 'wf_casos', action: 'export' } },
+      schema: {
+        tags: ['cases'],
+        summary: 'Export the current result in the background; follow it with GET /api/cases/exports/:id, then fetch /file',
+        body: z.strictObject({ format: z.enum(['csv', 'xlsx']), query: exportQuery.default({}) }),
+        response: { 202: exportView },
+      },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const f = { ...request.query, page: 1, limit: 1 };
-      const q = filtered(actor, f).select('c.data').orderBy('c.doc_date', 'desc').orderBy('c.id', 'desc').limit(EXPORT_LIMIT);
-      const rows = await q.execute();
-      // Form fields as columns: those of the protocol asked for, else the union of the rows' keys.
-      let fields: string[] = [];
-      if (f.protocolId) {
-        const def = await app.db
-          .selectFrom('protocols as p')
-          .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
-          .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
-          .where('p.id', '=', f.protocolId)
-          .where('p.entity_id', '=', actor.entityId)
-          .select('fv.definition')
-          .executeTakeFirst();
-        if (def) fields = scopeFields((def.definition as FormDefinition).fields).filter((x) => !['static', 'repeat', 'file'].includes(x.type)).map((x) => x.name);
-      } else {
-        fields = [...new Set(rows.flatMap((r) => Object.keys(r.data as object)))].filter((k) => !Array.isArray((rows.find((r) => k in (r.data as object))?.data as Record<string, unknown>)[k])).sort();
-      }
-      const header = ['number', 'state', 'protocol', 'applicant', 'owner', 'docDate', 'possibleDuplicated', ...fields];
-      const body = toCsv(
-        header,
-        rows.map((r) => [r.serial, r.state, r.protocol_name, r.applicant, r.owner_name, r.doc_date, r.possible_duplicated, ...fields.map((k) => {
-          const v = (r.data as Record<string, unknown>)[k];
-          return Array.isArray(v) ? v.join('; ') : (v as string | number | boolean | null | undefined);
-        })]),
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.csv"`)
-        .send(body);
+      const { format, query } = request.body;
+      // Bad filters are refused now, not reported later by a failed job.
+      await filtered(actor, { ...query, page: 1, limit: 1 }).clearSelect().select(sql`1`.as('x')).limit(0).execute();
+      await app.db.deleteFrom('case_exports').where('created_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+      const id = randomBytes(18).toString('base64url');
+      await app.db.insertInto('case_exports').values({ id, entity_id: actor.entityId, user_id: actor.userId, format, filename: null, content: null, error: null }).execute();
+      const run = async () => {
+        const table = await exportTable(actor, query, async (done, total) => {
+          await app.db.updateTable('case_exports').set({ done, total, updated_at: new Date() }).where('id', '=', id).execute();
+        });
+        await app.db.updateTable('case_exports').set({ state: 'done', content: fileOf(format, table), filename: exportName(format), updated_at: new Date() }).where('id', '=', id).execute();
+      };
+      run().catch(async (e) => {
+        app.log.error({ err: e }, 'case export failed');
+        await app.db.updateTable('case_exports').set({ state: 'failed', error: e instanceof AppError ? e.key : errorCatalog.INTERNAL.key, updated_at: new Date() }).where('id', '=', id).execute();
+      });
+      return reply.status(202).send(await loadExport(actor, id, request.lang));
     },
   );
+
+  app.get(
+    '/api/cases/exports/:id',
+    { config: { access: { target: 'wf_casos', action: 'export' } }, schema: { tags: ['cases'], summary: 'An export and its progress', params: exportParams, response: { 200: exportView } } },
+    async (request) => loadExport(actorOf(request), request.params.id, request.lang),
+  );
+
+  app.get(
+    '/api/cases/exports/:id/file',
+    { config: { access: { target: 'wf_casos', action: 'export' } }, schema: { tags: ['cases'], summary: 'The file of a finished export', params: exportParams } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const job = await loadExport(actor, request.params.id, request.lang);
+      if (job.state !== 'done') throw new AppError('CONFLICT');
+      const file = await app.db.selectFrom('case_exports').where('id', '=', job.id).select('content').executeTakeFirstOrThrow();
+      return reply
+        .header('content-type', job.format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="${job.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(file.content);
+    },
+  );
+
+  // An export cut off by a stop says so instead of running for ever.
+  app.addHook('onReady', async () => {
+    await app.db.updateTable('case_exports').set({ state: 'failed', error: 'cases.errors.exportInterrupted' }).where('state', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
+  });
 
   const bulkIds = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });
   const bulkResult = z.object({ done: z.array(z.number()), failed: z.array(z.object({ id: z.number(), message: z.string() })) });
@@ -368,20 +483,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      let q = app.db
-        .updateTable('cases')
-        .set({ data: JSON.stringify(request.body.data), version: sql`version + 1`, updated_at: new Date() })
-        .where('id', '=', request.params.id)
-        .where('entity_id', '=', actor.entityId)
-        .where('owner_id', '=', actor.userId)
-        .where('state', '=', 'DRAFT');
-      if (request.body.version !== undefined) q = q.where('version', '=', request.body.version);
-      const row = await q.returning(['version', 'updated_at']).executeTakeFirst();
-      if (!row) {
-        await loadDraft(actor, request.params.id); // 404 when it is not a draft of mine
-        throw new AppError('STALE_DRAFT');
-      }
-      return { version: row.version, updatedAt: row.updated_at };
+      return app.db.transaction().execute((trx) => saveDraft(trx, actor, request.params.id, { ownerId: actor.userId, data: request.body.data, version: request.body.version }));
     },
   );
 
