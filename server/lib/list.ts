@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type QueryExecutorProvider, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 
 /**
@@ -45,3 +45,25 @@ export async function paginate<DB, TB extends keyof DB, O>(
 
 /** `%text%` for ILIKE with the user's wildcards taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page and a total counted only up to `cap`: on a very large table the
+ * exact count of a broad filter costs more than the page itself, and a list
+ * only needs to say "more than 10,000". `capped` tells the client the total
+ * is a floor. A first page that is not full is the whole result, uncounted.
+ */
+export async function paginateCapped<DB, TB extends keyof DB, O>(
+  db: QueryExecutorProvider,
+  query: SelectQueryBuilder<DB, TB, O>,
+  { page, limit }: Page,
+  cap = 10_000,
+): Promise<{ rows: O[]; total: number; capped: boolean }> {
+  const offset = (page - 1) * limit;
+  const rows = await query.limit(limit).offset(offset).execute();
+  if (page === 1 && rows.length < limit) return { rows, total: rows.length, capped: false };
+  const upTo = Math.max(cap, offset + limit);
+  const limited = query.clearSelect().clearOrderBy().select(sql<number>`1`.as('one')).limit(upTo + 1);
+  const counted = await sql<{ n: string }>`select count(*) as n from (${limited}) as counted`.execute(db);
+  const n = Number(counted.rows[0]?.n ?? 0);
+  return { rows, total: Math.min(n, upTo), capped: n > upTo };
+}

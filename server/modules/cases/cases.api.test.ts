@@ -172,6 +172,28 @@ describe('one case', () => {
   });
 });
 
+describe('a total counted up to a cap', () => {
+  it('counts exactly below the cap, says capped above it, and never counts for a first page that is not full', async () => {
+    const { paginateCapped } = await import('../../lib/list.js');
+    const q = () => t.db.selectFrom('cases').select('id').orderBy('id');
+    const all = (await q().execute()).length;
+    expect(all).toBeGreaterThan(6);
+    expect(await paginateCapped(t.db, q(), { page: 1, limit: 2 }, 1000)).toMatchObject({ total: all, capped: false });
+    const capped = await paginateCapped(t.db, q(), { page: 1, limit: 2 }, 5);
+    expect(capped).toMatchObject({ total: 5, capped: true });
+    expect(capped.rows).toHaveLength(2);
+    // Paging past the cap still counts as far as the page reaches.
+    expect(await paginateCapped(t.db, q(), { page: 3, limit: 2 }, 5)).toMatchObject({ total: Math.min(all, 6), capped: all > 6 });
+    expect(await paginateCapped(t.db, q(), { page: 1, limit: all + 5 }, 1)).toMatchObject({ total: all, capped: false });
+  });
+
+  it('the list says whether its total is a floor', async () => {
+    const res = (await req('GET', '/api/cases?limit=1', coordinator)).json<{ total: number; capped: boolean }>();
+    expect(res.capped).toBe(false);
+    expect(res.total).toBeGreaterThan(1);
+  });
+});
+
 describe('export and administration', () => {
   it('exports the current result as CSV with formulas neutralised', async () => {
     const pid = await protocolId();

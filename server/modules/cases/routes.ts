@@ -19,7 +19,7 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { toCsv } from '../../lib/csv.js';
 import { type Cell, toXlsx } from '../../lib/xlsx.js';
-import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
+import { containsPattern, listQuery, listResponse, paginate, paginateCapped } from '../../lib/list.js';
 import { translate } from '../../i18n.js';
 import { scopeFields } from '../../../core/forms/validator.js';
 import { actorOf } from '../../plugins/session.js';
@@ -163,15 +163,15 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/cases',
-    { config: { access: { target: 'wf_casos', action: 'show' } }, schema: { tags: ['cases'], querystring: listFilters, response: { 200: listResponse(caseItem) } } },
+    { config: { access: { target: 'wf_casos', action: 'show' } }, schema: { tags: ['cases'], querystring: listFilters, response: { 200: listResponse(caseItem).extend({ capped: z.boolean().describe('true when the total is a floor: more rows match than were counted') }) } } },
     async (request) => {
       const actor = actorOf(request);
       const f = request.query;
       let q = filtered(actor, f);
       const sortBy = f.sortBy ?? 'doc_date';
       q = q.orderBy(sql`${sql.ref(`c.${sortBy}`)} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
-      const { rows: found, total } = await paginate(q, { page: f.page, limit: f.limit });
-      return { items: found.map(item), total };
+      const { rows: found, total, capped } = await paginateCapped(app.db, q, { page: f.page, limit: f.limit });
+      return { items: found.map(item), total, capped };
     },
   );
 
