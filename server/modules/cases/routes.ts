@@ -161,6 +161,8 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     filters: z.string().max(20_000).optional(),
   });
 
+  /** The list counts its matches up to here and says "more than" beyond (docs/decisions.md). */
+  const LIST_COUNT_CAP = 1_000;
   app.get(
     '/api/cases',
     { config: { access: { target: 'wf_casos', action: 'show' } }, schema: { tags: ['cases'], querystring: listFilters, response: { 200: listResponse(caseItem).extend({ capped: z.boolean().describe('true when the total is a floor: more rows match than were counted') }) } } },
@@ -170,7 +172,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       let q = filtered(actor, f);
       const sortBy = f.sortBy ?? 'doc_date';
       q = q.orderBy(sql`${sql.ref(`c.${sortBy}`)} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
-      const { rows: found, total, capped } = await paginateCapped(app.db, q, { page: f.page, limit: f.limit });
+      const { rows: found, total, capped } = await paginateCapped(app.db, q, { page: f.page, limit: f.limit }, LIST_COUNT_CAP);
       return { items: found.map(item), total, capped };
     },
   );
