@@ -1,3 +1,4 @@
+import { resolveNested } from '../core/messages.js';
 import en from '../web/src/i18n/en.json' with { type: 'json' };
 import es from '../web/src/i18n/es.json' with { type: 'json' };
 import serverEn from './messages/en.json' with { type: 'json' };
@@ -22,8 +23,10 @@ function lookup(bundle: unknown, key: string): string | undefined {
 }
 
 /** Translate `key` with i18next-style `{{name}}` placeholders; English is the fallback. */
-export function translate(lang: Lang, key: string, params: Record<string, unknown> = {}): string {
+export function translate(lang: Lang, key: string, given: Record<string, unknown> = {}): string {
   const template = lookup(bundles[lang], key) ?? lookup(bundles.en, key) ?? key;
+  // A parameter may itself be a message (a parse error inside a problem): translated first.
+  const params = resolveNested(given, (k, p) => translate(lang, k, p));
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : '',
   );

@@ -152,7 +152,7 @@ export function parseFormDefinition(input: unknown): FormDefinition {
         const src = f[key];
         if (src === undefined) continue;
         const err = checkCondition(src);
-        if (err) problem('forms.def.badCondition', { property: key, message: err.message, position: err.position + 1 });
+        if (err) problem('forms.def.badCondition', { property: key, message: { key: err.key, params: err.params }, position: err.position + 1 });
       }
       if (f.pattern !== undefined && !isSafePattern(f.pattern)) problem('forms.def.badPattern');
       if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) problem('forms.def.badBounds');

@@ -13,14 +13,37 @@
  * when it is saved rather than when someone fills it.
  */
 
+/** What went wrong, as a key of the `expr` translations (English here for logs). */
+const EXPR_MESSAGES = {
+  number: "Malformed number '{{text}}'",
+  unterminated: 'Unterminated string',
+  character: "Unexpected character '{{text}}'",
+  notText: 'The condition must be text',
+  tooLong: 'The condition is longer than {{max}} characters',
+  expectedEnd: "Expected '{{text}}' but the condition ended",
+  expected: "Expected '{{text}}'",
+  tooDeep: 'The condition is nested too deeply',
+  name: "Malformed name '{{text}}'",
+  notAllowed: "'{{text}}' is not allowed",
+  unknownFunction: "Unknown function '{{text}}'",
+  arguments: "'{{text}}' takes {{count}} argument(s)",
+  endedEarly: 'The condition ended too early',
+  unexpected: "Unexpected '{{text}}'",
+} as const;
+export type ExprErrorCode = keyof typeof EXPR_MESSAGES;
+
 export class ExprError extends Error {
+  /** The translation key (`expr.<code>`) and its parameters, for the user's language. */
+  readonly key: `expr.${ExprErrorCode}`;
   constructor(
-    message: string,
+    readonly code: ExprErrorCode,
+    readonly params: Record<string, string | number>,
     /** 0-based character offset in the source */
     readonly position: number,
   ) {
-    super(`${message} at position ${position + 1}`);
+    super(`${EXPR_MESSAGES[code].replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''))} at position ${position + 1}`);
     this.name = 'ExprError';
+    this.key = `expr.${code}`;
   }
 }
 
@@ -52,7 +75,7 @@ function tokenize(src: string): Tok[] {
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {
       while (i < src.length && /[0-9._]/.test(src[i])) i++;
       const text = src.slice(start, i).replaceAll('_', '');
-      if (!/^(\d+\.?\d*|\.\d+)$/.test(text)) throw new ExprError(`Malformed number '${src.slice(start, i)}'`, start);
+      if (!/^(\d+\.?\d*|\.\d+)$/.test(text)) throw new ExprError('number', { text: src.slice(start, i) }, start);
       out.push({ t: 'num', v: text, pos: start });
       continue;
     }
@@ -63,7 +86,7 @@ function tokenize(src: string): Tok[] {
         if (src[i] === '\\' && i + 1 < src.length) i++;
         text += src[i++];
       }
-      if (i >= src.length) throw new ExprError('Unterminated string', start);
+      if (i >= src.length) throw new ExprError('unterminated', {}, start);
       i++;
       out.push({ t: 'str', v: text, pos: start });
       continue;
@@ -84,7 +107,7 @@ function tokenize(src: string): Tok[] {
       i++;
       continue;
     }
-    throw new ExprError(`Unexpected character '${c}'`, i);
+    throw new ExprError('character', { text: c as string }, i);
   }
   out.push({ t: 'end', v: '', pos: src.length });
   return out;
@@ -104,8 +127,8 @@ const FUNCTIONS: Record<string, { arity: [number, number]; fn: (...a: unknown[])
 
 /** Parses an expression; throws ExprError with the position of the first problem. */
 export function parseExpr(src: string): Node {
-  if (typeof src !== 'string') throw new ExprError('The condition must be text', 0);
-  if (src.length > MAX_LENGTH) throw new ExprError(`The condition is longer than ${MAX_LENGTH} characters`, MAX_LENGTH);
+  if (typeof src !== 'string') throw new ExprError('notText', {}, 0);
+  if (src.length > MAX_LENGTH) throw new ExprError('tooLong', { max: MAX_LENGTH }, MAX_LENGTH);
   const toks = tokenize(src);
   let p = 0;
   let depth = 0;
@@ -113,10 +136,10 @@ export function parseExpr(src: string): Node {
   const next = () => toks[p++];
   const expectOp = (v: string) => {
     const t = next();
-    if (t.t !== 'op' || t.v !== v) throw new ExprError(t.t === 'end' ? `Expected '${v}' but the condition ended` : `Expected '${v}'`, t.pos);
+    if (t.t !== 'op' || t.v !== v) throw new ExprError(t.t === 'end' ? 'expectedEnd' : 'expected', { text: v }, t.pos);
   };
   const deeper = (pos: number) => {
-    if (++depth > MAX_DEPTH) throw new ExprError('The condition is nested too deeply', pos);
+    if (++depth > MAX_DEPTH) throw new ExprError('tooDeep', {}, pos);
   };
 
   function primary(): Node {
@@ -130,11 +153,11 @@ export function parseExpr(src: string): Node {
         if (t.v === 'false') return { k: 'lit', v: false };
         if (t.v === 'null') return { k: 'lit', v: null };
         const path = t.v.split('.');
-        if (path.some((part) => part === '')) throw new ExprError(`Malformed name '${t.v}'`, t.pos);
+        if (path.some((part) => part === '')) throw new ExprError('name', { text: t.v }, t.pos);
         const bad = path.find((part) => FORBIDDEN.has(part));
-        if (bad) throw new ExprError(`'${bad}' is not allowed`, t.pos + t.v.indexOf(bad));
+        if (bad) throw new ExprError('notAllowed', { text: bad }, t.pos + t.v.indexOf(bad));
         if (peek().t === 'op' && peek().v === '(') {
-          if (path.length !== 1 || !Object.hasOwn(FUNCTIONS, t.v)) throw new ExprError(`Unknown function '${t.v}'`, t.pos);
+          if (path.length !== 1 || !Object.hasOwn(FUNCTIONS, t.v)) throw new ExprError('unknownFunction', { text: t.v }, t.pos);
           next();
           const args: Node[] = [];
           if (!(peek().t === 'op' && peek().v === ')')) {
@@ -143,7 +166,7 @@ export function parseExpr(src: string): Node {
           }
           expectOp(')');
           const [min, max] = FUNCTIONS[t.v].arity;
-          if (args.length < min || args.length > max) throw new ExprError(`'${t.v}' takes ${min === max ? min : `${min} to ${max}`} argument(s)`, t.pos);
+          if (args.length < min || args.length > max) throw new ExprError('arguments', { text: t.v, count: min === max ? String(min) : `${min}–${max}` }, t.pos);
           return { k: 'call', fn: t.v, args, pos: t.pos };
         }
         return { k: 'name', path, pos: t.pos };
@@ -164,7 +187,7 @@ export function parseExpr(src: string): Node {
       }
       if (t.t === 'op' && t.v === '!') return { k: 'not', e: primary() };
       if (t.t === 'op' && t.v === '-') return { k: 'neg', e: primary() };
-      throw new ExprError(t.t === 'end' ? 'The condition ended too early' : `Unexpected '${t.v}'`, t.pos);
+      throw new ExprError(t.t === 'end' ? 'endedEarly' : 'unexpected', { text: String(t.v) }, t.pos);
     } finally {
       depth--;
     }
@@ -185,7 +208,7 @@ export function parseExpr(src: string): Node {
 
   const tree = expr(0);
   const rest = peek();
-  if (rest.t !== 'end') throw new ExprError(`Unexpected '${rest.v}'`, rest.pos);
+  if (rest.t !== 'end') throw new ExprError('unexpected', { text: String(rest.v) }, rest.pos);
   return tree;
 }
 

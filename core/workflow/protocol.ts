@@ -106,7 +106,7 @@ export function parseProtocolDefinition(input: unknown): ProtocolDefinition {
       if (e.to === t.code) problems.push({ path: `${path}.onAccept.${i}`, reason: 'protocols.def.acceptToSelf' });
       if (e.when !== undefined) {
         const err = checkCondition(e.when);
-        if (err) problems.push({ path: `${path}.onAccept.${i}.when`, reason: 'protocols.def.badCondition', params: { message: err.message, position: err.position + 1 } });
+        if (err) problems.push({ path: `${path}.onAccept.${i}.when`, reason: 'protocols.def.badCondition', params: { message: { key: err.key, params: err.params }, position: err.position + 1 } });
       }
     });
     if (t.onReject && 'to' in t.onReject) {

@@ -58,13 +58,15 @@ describe('form definitions', () => {
     expect(res.statusCode).toBe(422);
     const details = res.json<Err>().error.details ?? [];
     expect(details).toEqual(expect.arrayContaining([{ path: 'fields.3.type', message: 'Tipo de campo desconocido' }]));
+    const spanish = await req('POST', '/api/forms', coordinator, { code: 'bad', definition: simple([{ name: 'b', type: 'text', label: 'B', visibleWhen: 'a > 1 && foo(2)' }]) }, 'es');
+    expect(spanish.json<Err>().error.details).toEqual([{ path: 'fields.b', message: "La condición en visibleWhen no es válida en la posición 10: Función desconocida 'foo'" }]);
     const ok = await req('POST', '/api/forms', coordinator, {
       code: 'bad',
       definition: simple([{ name: 'a', type: 'text', label: 'A' }, { name: 'a', type: 'number', label: 'A' }, { name: 'b', type: 'text', label: 'B', visibleWhen: 'a >' }]),
     });
     expect(ok.json<Err>().error.details).toEqual([
       { path: 'fields.a', message: 'Another field is already named a' },
-      { path: 'fields.b', message: 'The condition in visibleWhen is not valid: The condition ended too early at position 4' },
+      { path: 'fields.b', message: 'The condition in visibleWhen is not valid at position 4: The condition ended too early' },
     ]);
     expect(await t.db.selectFrom('forms').where('code', '=', 'bad').select('id').executeTakeFirst()).toBeUndefined();
   });

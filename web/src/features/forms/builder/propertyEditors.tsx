@@ -212,7 +212,7 @@ function ConditionEditor({ id, label, help, value, onChange }: PropertyEditorPro
   const source = typeof value === 'string' ? value : '';
   const problem = source.trim() ? checkCondition(source) : undefined;
   const position = problem ? problem.position + 1 : 0;
-  const detail = problem ? problem.message.replace(/ at position \d+$/, '') : '';
+  const detail = problem ? t(problem.key, problem.params) : '';
   return (
     <Box>
       <TextField

@@ -5,6 +5,7 @@
  * the user sees; orderList is written only when the existing values would
  * show the fields in another order.
  */
+import { resolveNested } from '../../../../../core/messages.js';
 import { type DefinitionProblem, type FieldDef, type FieldType, type FormDefinition, FormDefinitionError, orderedFields, parseFormDefinition } from '../../../../../core/forms/definition.js';
 
 export interface FieldNode {
@@ -238,6 +239,6 @@ export function checkDefinition(definition: FormDefinition, translate: (key: str
     return [];
   } catch (error) {
     if (!(error instanceof FormDefinitionError)) throw error;
-    return error.problems.map((p: DefinitionProblem) => ({ path: p.path, message: translate(p.reason, p.params) }));
+    return error.problems.map((p: DefinitionProblem) => ({ path: p.path, message: translate(p.reason, resolveNested(p.params, translate)) }));
   }
 }
