@@ -37,6 +37,10 @@ describe('protocol definitions', () => {
     expect(problems({ start: ['ghost'], tasks: [task('a')] })).toEqual(['start:protocols.def.unknownTask', 'tasks.a:protocols.def.unreachable']);
   });
 
+  it("keeps the code 'adhoc' for tasks created by hand", () => {
+    expect(problems({ start: ['adhoc'], tasks: [task('adhoc')] })).toContain('tasks.0.code:protocols.def.reservedCode');
+  });
+
   it('refuses unknown targets, self loops and bad conditions', () => {
     expect(problems({ start: ['a'], tasks: [task('a', { onAccept: [{ to: 'b' }] })] })).toContain('tasks.a.onAccept.0:protocols.def.unknownTask');
     expect(problems({ start: ['a'], tasks: [task('a', { onAccept: [{ to: 'a' }] })] })).toContain('tasks.a.onAccept.0:protocols.def.acceptToSelf');

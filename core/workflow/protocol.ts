@@ -7,6 +7,7 @@
  * targets, rejects that go back, and no loop that could never end.
  */
 import { z } from 'zod';
+import { ADHOC_TASK_CODE } from './adhoc.js';
 import { checkCondition } from '../forms/expr.js';
 
 const code = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'protocols.def.badCode');
@@ -20,7 +21,7 @@ export const responsibleSchema = z.discriminatedUnion('kind', [
 export type Responsible = z.infer<typeof responsibleSchema>;
 
 export const taskTemplateSchema = z.object({
-  code,
+  code: code.refine((c) => c !== ADHOC_TASK_CODE, 'protocols.def.reservedCode'),
   name: z.string().trim().min(1, 'validation.required').max(200),
   name_en: z.string().trim().max(200).optional(),
   /** The task's form (its current version is frozen when the protocol is published); null: no form to fill. */

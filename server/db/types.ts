@@ -280,6 +280,7 @@ export interface TasksTable {
   overdue: Generated<boolean>;
   waiting_for: Generated<number>;
   reason: string | null;
+  instructions: Generated<string | null>;
   decided_by: number | null;
   decided_at: Date | null;
   version: Generated<number>;

@@ -26,6 +26,7 @@ import { actorOf } from '../../plugins/session.js';
 import { type Actor, can } from '../acl/policy.js';
 import { audit, closeOpenTasks, lockCase, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
+import { caseSearchFieldRoutes } from './searchFields.js';
 import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -105,6 +106,7 @@ function rowCondition(eb: Eb, row: SearchRow) {
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate');
 
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(caseSearchFieldRoutes);
   const base = (actor: Actor) =>
     app.db
       .selectFrom('cases as c')

@@ -72,8 +72,52 @@ export async function createDraft(trx: Trx, doer: Doer, input: CreateDraftInput)
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await audit(trx, { entityId: doer.entityId, caseId: row.id, doer, number: null, action: 'case_created', type: 'case' });
+  await audit(trx, { entityId: doer.entityId, caseId: row.id, doer, number: null, action: 'case_created', type: 'case', detail: { fields: changedFields({}, input.data ?? {}) } });
   return row.id;
+}
+
+/**
+ * The fields whose values differ. Empty values ('', null, false, [] or
+ * missing) count as equal, so a form's untouched defaults are no change.
+ */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const empty = (v: unknown) => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => !(empty(before[k]) && empty(after[k])) && JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .sort();
+}
+
+/**
+ * Saves a draft of `ownerId` as typed (it is checked only when submitted).
+ * With `version`, a draft saved elsewhere since is refused (STALE_DRAFT) and
+ * nothing is written. The history records which fields changed.
+ */
+export async function saveDraft(
+  trx: Trx,
+  doer: Doer,
+  caseId: number,
+  input: { ownerId: number; data: Record<string, unknown>; version?: number },
+): Promise<{ version: number; updatedAt: Date }> {
+  const c = await trx
+    .selectFrom('cases')
+    .where('id', '=', caseId)
+    .where('entity_id', '=', doer.entityId)
+    .where('owner_id', '=', input.ownerId)
+    .where('state', '=', 'DRAFT')
+    .select(['id', 'data', 'version'])
+    .forUpdate()
+    .executeTakeFirst();
+  if (!c) throw new AppError('NOT_FOUND');
+  if (input.version !== undefined && input.version !== c.version) throw new AppError('STALE_DRAFT');
+  const fields = changedFields(c.data as Record<string, unknown>, input.data);
+  const row = await trx
+    .updateTable('cases')
+    .set({ data: JSON.stringify(input.data), version: sql`version + 1`, updated_at: new Date() })
+    .where('id', '=', c.id)
+    .returning(['version', 'updated_at'])
+    .executeTakeFirstOrThrow();
+  if (fields.length) await audit(trx, { entityId: doer.entityId, caseId: c.id, doer, number: null, action: 'draft_saved', type: 'case', detail: { fields } });
+  return { version: row.version, updatedAt: row.updated_at };
 }
 
 /** Checks the main form's values as the server gate; returns them cleaned. */

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FormDefinition } from '../../../core/forms/definition.js';
+import { adhocTaskSchema } from '../../../core/workflow/adhoc.js';
 import { nextTaskState, TASK_STATES, type TaskState } from '../../../core/workflow/states.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import { AppError } from '../../errors.js';
@@ -14,7 +15,7 @@ import { translate } from '../../i18n.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
 import { actorOf } from '../../plugins/session.js';
 import { type Actor, can } from '../acl/policy.js';
-import { acceptTask, assignTask, createAdhocTask, rejectTask, restartTask, saveTaskData } from '../workflow/engine.js';
+import { ADHOC_CODE, acceptTask, assignTask, createAdhocTask, rejectTask, restartTask, saveTaskData } from '../workflow/engine.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const stateEnum = z.enum(TASK_STATES);
@@ -71,6 +72,8 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
     responsibleId: z.coerce.number().int().positive().optional(),
     caseId: z.coerce.number().int().positive().optional(),
     overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+    /** true: only ad-hoc tasks (the /tareas list); false: only the protocol's tasks. */
+    adhoc: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   });
 
   app.get(
@@ -78,7 +81,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: { target: 'wf_tareas', action: 'show' } }, schema: { tags: ['tasks'], querystring: filters, response: { 200: listResponse(taskItem) } } },
     async (request) => {
       const actor = actorOf(request);
-      const { search, sortBy = 'created_at', descending = true, page, limit, state, protocolId, teamId, responsibleId, caseId, overdue } = request.query;
+      const { search, sortBy = 'created_at', descending = true, page, limit, state, protocolId, teamId, responsibleId, caseId, overdue, adhoc } = request.query;
       let q = base(actor.entityId);
       if (state) q = q.where('t.state', 'in', Array.isArray(state) ? state : [state]);
       if (protocolId) q = q.where('c.protocol_id', '=', protocolId);
@@ -86,6 +89,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       if (responsibleId) q = q.where('t.responsible_user_id', '=', responsibleId);
       if (caseId) q = q.where('t.case_id', '=', caseId);
       if (overdue !== undefined) q = q.where('t.overdue', '=', overdue);
+      if (adhoc !== undefined) q = q.where('t.code', adhoc ? '=' : '<>', ADHOC_CODE);
       if (search) q = q.where((eb) => eb.or([eb('t.name', 'ilike', containsPattern(search)), eb('c.serial', 'ilike', containsPattern(search))]));
       q = q.orderBy(`t.${sortBy}` as 't.created_at', descending ? 'desc' : 'asc').orderBy('t.id', 'desc');
       const { rows, total } = await paginate(q, { page, limit });
@@ -154,6 +158,8 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
     version: z.number(),
     data: z.record(z.string(), z.unknown()),
     reason: z.string().nullable(),
+    /** What an ad-hoc task asks for (null for protocol tasks). */
+    instructions: z.string().nullable(),
     form: z.object({ versionId: z.number(), definition: z.unknown() }).nullable(),
     case: z.object({ id: z.number(), number: z.string().nullable(), state: z.string(), ownerName: z.string(), data: z.record(z.string(), z.unknown()), mainForm: z.unknown(), possibleDuplicated: z.boolean(), docDate: z.date().nullable() }),
     next: z.array(z.object({ code: z.string(), name: z.string(), when: z.string().nullable() })),
@@ -171,7 +177,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
         .leftJoin('protocol_versions as v', 'v.id', 'c.protocol_version_id')
         .innerJoin('form_versions as mf', 'mf.id', 'c.form_version_id')
         .leftJoin('form_versions as tf', 'tf.id', 't.form_version_id')
-        .select(['t.version', 't.data', 't.reason', 't.form_version_id', 'tf.definition as form_definition', 'c.state as case_state', 'c.data as case_data', 'c.possible_duplicated', 'c.doc_date', 'o.name as owner_name', 'v.definition as protocol_definition', 'mf.definition as main_form'])
+        .select(['t.version', 't.data', 't.reason', 't.instructions', 't.form_version_id', 'tf.definition as form_definition', 'c.state as case_state', 'c.data as case_data', 'c.possible_duplicated', 'c.doc_date', 'o.name as owner_name', 'v.definition as protocol_definition', 'mf.definition as main_form'])
         .where('t.id', '=', request.params.id)
         .executeTakeFirst();
       if (!row) throw new AppError('NOT_FOUND');
@@ -183,6 +189,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
         version: row.version,
         data: row.data as Record<string, unknown>,
         reason: row.reason,
+        instructions: row.instructions,
         form: row.form_version_id ? { versionId: row.form_version_id, definition: row.form_definition as FormDefinition } : null,
         case: { id: row.case_id, number: row.serial, state: row.case_state, ownerName: row.owner_name, data: row.case_data as Record<string, unknown>, mainForm: row.main_form, possibleDuplicated: row.possible_duplicated, docDate: row.doc_date },
         next: (tpl?.onAccept ?? []).map((e) => ({ code: e.to, name: names.get(e.to) ?? e.to, when: e.when ?? null })),
@@ -199,17 +206,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['tasks'],
         summary: 'An ad-hoc task on an open case, for a user or a team (outside the protocol: deciding it moves nothing else)',
-        body: z
-          .object({
-            caseId: z.number({ error: 'validation.chooseOption' }).int().positive(),
-            name: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(200, { error: 'validation.tooLong' }),
-            userId: z.number().int().positive().optional(),
-            teamId: z.number().int().positive().optional(),
-            expirationDays: z.number().int().min(0).max(3650).nullable().optional(),
-            formVersionId: z.number().int().positive().nullable().optional(),
-            instructions: z.string().trim().max(2000, { error: 'validation.tooLong' }).nullable().optional(),
-          })
-          .refine((b) => b.userId !== undefined || b.teamId !== undefined, { path: ['userId'], error: 'validation.chooseOption' }),
+        body: adhocTaskSchema,
         response: { 201: z.object({ id: z.number() }) },
       },
     },

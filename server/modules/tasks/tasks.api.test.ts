@@ -121,11 +121,15 @@ describe('ad-hoc tasks', () => {
     const created = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Call the landlord', userId: reviewerId, expirationDays: 1, instructions: 'Confirm the rent amount' });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: number }>().id;
-    const task = (await req('GET', `/api/tasks/${id}`, reviewer)).json<{ state: string; actions: string[]; reason: string; next: unknown[] }>();
-    expect(task).toMatchObject({ state: 'PENDING', reason: 'Confirm the rent amount', next: [] });
+    const task = (await req('GET', `/api/tasks/${id}`, reviewer)).json<{ state: string; actions: string[]; reason: string | null; instructions: string; next: unknown[] }>();
+    expect(task).toMatchObject({ state: 'PENDING', instructions: 'Confirm the rent amount', reason: null, next: [] });
     expect(task.actions).toEqual(expect.arrayContaining(['accept', 'reject']));
     expect((await req('POST', `/api/tasks/${id}/accept`, reviewer, {})).statusCode).toBe(200);
-    expect((await req('GET', `/api/cases/${caseId}/timeline`, coordinator)).json<{ tasks: unknown[] }>().tasks.length).toBe(before + 1);
+    // A rejected one keeps its instructions beside the reason it was rejected for.
+    const second = (await req('POST', '/api/tasks', coordinator, { caseId, name: 'Visit the flat', userId: reviewerId, instructions: 'Check the heating' })).json<{ id: number }>().id;
+    expect((await req('POST', `/api/tasks/${second}/reject`, reviewer, { reason: 'The tenant moved out' })).statusCode).toBe(200);
+    expect((await req('GET', `/api/tasks/${second}`, coordinator)).json()).toMatchObject({ state: 'REJECTED', instructions: 'Check the heating', reason: 'The tenant moved out' });
+    expect((await req('GET', `/api/cases/${caseId}/timeline`, coordinator)).json<{ tasks: unknown[] }>().tasks.length).toBe(before + 2);
   });
 
   it('need a responsible and an open case of the tenant', async () => {
@@ -136,5 +140,60 @@ describe('ad-hoc tasks', () => {
     expect((await req('POST', '/api/tasks', coordinator, { caseId: closed, name: 'Late', teamId })).statusCode).toBe(409);
     expect((await req('POST', '/api/tasks', other, { caseId, name: 'Foreign', teamId })).statusCode).toBe(404);
     expect((await req('POST', '/api/tasks', applicant, { caseId, name: 'Mine', teamId })).statusCode).toBe(403);
+  });
+
+  it('take a form of the tenant (its current version) and instructions, and refuse bad values with field messages in both languages', async () => {
+    const caseId = (await pendingIntake())[0].caseId;
+    const entityId = (await t.db.selectFrom('cases').where('id', '=', caseId).select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    const form = await t.db.selectFrom('forms').where('entity_id', '=', entityId).where('code', '=', 'intake-review').select(['id', 'current_version']).executeTakeFirstOrThrow();
+    const teamId = (await t.db.selectFrom('teams').where('name', '=', 'Intake').select('id').executeTakeFirstOrThrow()).id;
+    const created = await req('POST', '/api/tasks', coordinator, { caseId, name: '  Check the lease  ', teamId, formId: form.id, expirationDays: 0, instructions: '   ' });
+    expect(created.statusCode).toBe(201);
+    const task = (await req('GET', `/api/tasks/${created.json<{ id: number }>().id}`, coordinator)).json<{ name: string; code: string; reason: string | null; teamName: string; form: { versionId: number; definition: { name: string } } | null }>();
+    expect(task).toMatchObject({ name: 'Check the lease', code: 'adhoc', reason: null, instructions: null, teamName: 'Intake' });
+    const version = await t.db.selectFrom('form_versions').where('form_id', '=', form.id).where('version', '=', form.current_version).select(['id', 'in_use']).executeTakeFirstOrThrow();
+    expect(task.form?.versionId).toBe(version.id);
+    expect(version.in_use).toBe(true);
+
+    const otherEntity = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    const foreignForm = await t.db.selectFrom('forms').where('entity_id', '=', otherEntity).select('id').executeTakeFirstOrThrow();
+    const foreignTeam = await t.db.insertInto('teams').values({ entity_id: otherEntity, name: 'Foreign team', last_assigned_user_id: null }).returning('id').executeTakeFirstOrThrow();
+    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const badForm = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Foreign form', userId: reviewerId, formId: foreignForm.id });
+    expect(badForm.statusCode).toBe(400);
+    expect(badForm.json<Err>().error.details).toEqual([{ path: 'formId', message: 'You must choose an option' }]);
+    // A team of another tenant is refused even beside a valid user.
+    const badTeam = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Foreign team', userId: reviewerId, teamId: foreignTeam.id });
+    expect(badTeam.json<Err>().error.details).toEqual([{ path: 'teamId', message: 'You must choose an option' }]);
+    const badDays = await req('POST', '/api/tasks', coordinator, { caseId, name: 'x'.repeat(201), userId: reviewerId, expirationDays: 1.5 }, 'es');
+    expect(badDays.statusCode).toBe(400);
+    expect(badDays.json<Err>().error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: 'El texto es demasiado largo' },
+        { path: 'expirationDays', message: 'Escriba un número entero de días entre 0 y 3650' },
+      ]),
+    );
+    expect((await req('POST', '/api/tasks', coordinator, { caseId, name: 'Old field', userId: reviewerId, expirationDays: 3651 })).json<Err>().error.details).toEqual([
+      { path: 'expirationDays', message: 'Enter a whole number of days from 0 to 3650' },
+    ]);
+  });
+
+  it('are listed apart with adhoc=true, and left out with adhoc=false', async () => {
+    const caseId = (await pendingIntake())[0].caseId;
+    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const { id } = (await req('POST', '/api/tasks', coordinator, { caseId, name: 'Listed apart', userId: reviewerId })).json<{ id: number }>();
+    const adhoc = (await req('GET', '/api/tasks?adhoc=true&limit=100', coordinator)).json<List<Task>>();
+    expect(adhoc.total).toBeGreaterThan(0);
+    expect(adhoc.items.every((x) => x.code === 'adhoc')).toBe(true);
+    expect(adhoc.items[0].id).toBe(id);
+    const all = (await req('GET', '/api/tasks?limit=1', coordinator)).json<List<Task>>().total;
+    const fromProtocols = (await req('GET', '/api/tasks?adhoc=false&limit=100', coordinator)).json<List<Task>>();
+    expect(fromProtocols.items.some((x) => x.code === 'adhoc')).toBe(false);
+    expect(fromProtocols.total + adhoc.total).toBe(all);
+    // Combined with the other filters, and refused when it is not a yes/no.
+    expect((await req('GET', `/api/tasks?adhoc=true&caseId=${caseId}&state=PENDING&search=Listed`, coordinator)).json<List<Task>>().items.map((x) => x.id)).toEqual([id]);
+    expect((await req('GET', '/api/tasks?adhoc=maybe', coordinator)).statusCode).toBe(400);
+    // Another tenant sees none of them.
+    expect((await req('GET', '/api/tasks?adhoc=true', other)).json<List<Task>>().items.some((x) => x.id === id)).toBe(false);
   });
 });

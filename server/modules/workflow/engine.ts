@@ -10,6 +10,7 @@ import { sql, type Transaction } from 'kysely';
 import type { FormDefinition } from '../../../core/forms/definition.js';
 import { compileCondition } from '../../../core/forms/expr.js';
 import { validateForm } from '../../../core/forms/validator.js';
+import { ADHOC_TASK_CODE, type AdhocTaskInput } from '../../../core/workflow/adhoc.js';
 import { NOT_ELIGIBLE, nextCaseState, nextTaskState, OPEN_TASK_STATES, RETURN_KEY, type CaseAction, type TaskAction, type TaskState } from '../../../core/workflow/states.js';
 import { predecessors, type ProtocolDefinition, type TaskTemplate } from '../../../core/workflow/protocol.js';
 import type { Db } from '../../db/pool.js';
@@ -519,44 +520,51 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
 }
 
 /** The code of tasks created by hand on a case, outside its protocol. */
-export const ADHOC_CODE = 'adhoc';
+export const ADHOC_CODE = ADHOC_TASK_CODE;
 
 /** An ad-hoc task on an open case (the /tareas/nuevo screen): a named piece of work for a user or a team. */
-export async function createAdhocTask(
-  db: Db,
-  env: EngineEnv,
-  actor: Actor,
-  input: { caseId: number; name: string; userId?: number; teamId?: number; expirationDays?: number | null; formVersionId?: number | null; instructions?: string | null },
-): Promise<number> {
+export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, input: AdhocTaskInput): Promise<number> {
   const id = await db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, actor.entityId, input.caseId);
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    // A team given with a user is shown with the task: it must be one of the tenant's too.
+    if (input.teamId !== undefined) {
+      const team = await trx.selectFrom('teams').where('id', '=', input.teamId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+      if (!team) throw new AppError('VALIDATION', {}, [{ path: 'teamId', message: 'validation.chooseOption' }]);
+    }
     let userId: number | null = null;
     let contact: Contact | undefined;
     if (input.userId !== undefined) {
       userId = await activeUser(trx, actor.entityId, input.userId);
       if (!userId) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
     } else if (input.teamId !== undefined) {
-      const team = await trx.selectFrom('teams').where('id', '=', input.teamId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
-      if (!team) throw new AppError('VALIDATION', {}, [{ path: 'teamId', message: 'validation.chooseOption' }]);
       const picked = await pickTeamMember(trx, actor.entityId, input.teamId);
       userId = picked?.userId ?? null;
       contact = picked?.contact;
     } else {
       throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
     }
-    if (input.formVersionId) {
-      const form = await trx.selectFrom('form_versions').where('id', '=', input.formVersionId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+    let formVersionId: number | null = null;
+    if (input.formId) {
+      // The form as it is now: later edits of the form make new versions and leave this task's alone.
+      const form = await trx
+        .selectFrom('forms as f')
+        .innerJoin('form_versions as v', (j) => j.onRef('v.form_id', '=', 'f.id').onRef('v.version', '=', 'f.current_version'))
+        .where('f.id', '=', input.formId)
+        .where('f.entity_id', '=', actor.entityId)
+        .select('v.id')
+        .executeTakeFirst();
       if (!form) throw new AppError('VALIDATION', {}, [{ path: 'formId', message: 'validation.chooseOption' }]);
+      formVersionId = form.id;
       await trx.updateTable('form_versions').set({ in_use: true }).where('id', '=', form.id).execute();
     }
     const state: TaskState = userId ? 'PENDING' : 'UNASSIGNED';
     const row = await trx
       .insertInto('tasks')
       .values({
-        entity_id: c.entity_id, case_id: c.id, code: ADHOC_CODE, name: input.name, form_version_id: input.formVersionId ?? null, state,
+        entity_id: c.entity_id, case_id: c.id, code: ADHOC_CODE, name: input.name, form_version_id: formVersionId, state,
         responsible_user_id: userId, responsible_team_id: input.teamId ?? null, expiration_days: input.expirationDays ?? null,
-        due_at: state === 'PENDING' ? dueDate(input.expirationDays ?? null) : null, reason: input.instructions ?? null,
+        due_at: state === 'PENDING' ? dueDate(input.expirationDays ?? null) : null, instructions: input.instructions || null,
       })
       .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
       .executeTakeFirstOrThrow();

@@ -40,6 +40,15 @@ const TaskPage = lazyPage(() => import('../features/tasks/TaskPage.js'));
 const CaseTimelinePage = lazyPage(() => import('../features/tasks/CaseTimelinePage.js'));
 const PendingsPage = lazyPage(() => import('../features/tasks/PendingsPage.js'));
 const AdminTasksPage = lazyPage(() => import('../features/tasks/AdminTasksPage.js'));
+const AdhocTasksPage = lazyPage(() => import('../features/tasks/AdhocTasksPage.js'));
+const NewAdhocTaskPage = lazyPage(() => import('../features/tasks/NewAdhocTaskPage.js'));
+// Case lists (the router also matches /cases/ to /cases).
+const CaseListPage = lazyPage(() => import('../features/cases/list/CaseListPage.js'));
+const AdminCasesPage = lazyPage(() => import('../features/cases/list/AdminCasesPage.js'));
+// New applications, drafts and one case.
+const NewCasePage = lazyPage(() => import('../features/cases/case/NewCasePage.js'));
+const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js'));
+const CasePage = lazyPage(() => import('../features/cases/case/CasePage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -60,6 +69,12 @@ export const appRoutes: RouteObject[] = [
         children: [
           { path: '/home', element: <HomePage />, handle: page('home.title') },
           { path: '/profile', element: <ProfilePage />, handle: page('profile.title') },
+          { path: '/cases', element: <CaseListPage />, handle: page('menu.cases', 'wf_casos') },
+          { path: '/admin-cases', element: <AdminCasesPage />, handle: page('caseList.admin.title', 'admin_cases') },
+          // Declared before /cases/:id (react-router ranks static segments first anyway).
+          { path: '/cases/new', element: <NewCasePage />, handle: page('caseView.editor.newTitle', 'borradores') },
+          { path: '/cases/drafts', element: <DraftsPage />, handle: page('menu.drafts', 'borradores') },
+          { path: '/cases/:id', element: <CasePage />, handle: page('caseView.title', 'wf_casos') },
           { path: '/main/acl_acciones', element: <ActionsPage />, handle: page('menu.aclActions', 'acl_acciones') },
           { path: '/main/acl_objetos', element: <ModulesPage />, handle: page('menu.aclModules', 'acl_objetos') },
           { path: '/main/acl_roles', element: <RolesPage />, handle: page('menu.aclRoles', 'acl_roles') },
@@ -88,6 +103,8 @@ export const appRoutes: RouteObject[] = [
           { path: '/tasks', element: <TasksPage />, handle: page('menu.tasks', 'wf_tareas') },
           { path: '/tasks/case/:caseId', element: <CaseTimelinePage />, handle: page('tasks.timeline.pageTitle', 'wf_tareas') },
           { path: '/tasks/:id', element: <TaskPage />, handle: page('tasks.taskTitle', 'wf_tareas') },
+          { path: '/tareas', element: <AdhocTasksPage />, handle: page('adhocTasks.title', 'wf_tareas') },
+          { path: '/tareas/nuevo', element: <NewAdhocTaskPage />, handle: page('adhocTasks.newTitle', 'wf_tareas') },
           { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
         ],

@@ -33,6 +33,11 @@ describe('route patterns', () => {
       '/',
       '/home',
       '/profile',
+      '/cases',
+      '/admin-cases',
+      '/cases/new',
+      '/cases/drafts',
+      '/cases/:id',
       '/main/acl_acciones',
       '/main/acl_objetos',
       '/main/acl_roles',
@@ -57,6 +62,8 @@ describe('route patterns', () => {
       '/tasks',
       '/tasks/case/:caseId',
       '/tasks/:id',
+      '/tareas',
+      '/tareas/nuevo',
       '/pendings',
       '/admin-tasks',
       '/login',
@@ -82,12 +89,14 @@ describe('route patterns', () => {
 describe('SideMenu', () => {
   test('with the real routes an entry without a page is disabled, and Forms, Masters and Definitions are links', () => {
     renderMenu(fullMenu, collectRoutePatterns(appRoutes));
-    const cases = screen.getByRole('button', { name: 'Applications' });
-    expect(cases).toHaveAttribute('aria-disabled', 'true');
-    expect(cases).toHaveAttribute('tabindex', '-1');
+    const reports = screen.getByRole('button', { name: 'Reports' });
+    expect(reports).toHaveAttribute('aria-disabled', 'true');
+    expect(reports).toHaveAttribute('tabindex', '-1');
     const links = screen.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual(
       expect.arrayContaining([
+        ['Applications', '/cases'],
+        ['Drafts', '/cases/drafts'],
         ['Forms', '/formularios'],
         ['Masters', '/main'],
         ['Definitions', '/main/definiciones'],

@@ -9,12 +9,14 @@ const DEBOUNCE_MS = 300;
 interface SearchFieldProps {
   onSearch: (text: string) => void;
   label?: string;
+  /** The text to start with (a search restored from the address). */
+  defaultValue?: string;
 }
 
 /** A search box that asks the server once the user pauses typing. */
-export function SearchField({ onSearch, label }: SearchFieldProps) {
+export function SearchField({ onSearch, label, defaultValue = '' }: SearchFieldProps) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(defaultValue);
   useEffect(() => {
     const timer = setTimeout(() => onSearch(text), DEBOUNCE_MS);
     return () => clearTimeout(timer);

@@ -20,14 +20,12 @@ import type { CaseTimeline } from './tasksApi.js';
 /** /tasks/case/:caseId: the tasks of one application as a vertical timeline, oldest first. */
 export default function CaseTimelinePage() {
   const { t } = useTranslation();
-  const session = useSession();
   const { caseId = '' } = useParams();
   const query = useQuery({
     queryKey: ['timeline', caseId],
     queryFn: ({ signal }) => apiFetch<CaseTimeline>(`/api/cases/${encodeURIComponent(caseId)}/timeline`, { signal }),
   });
   const data = query.data;
-  const when = (value: string | null) => (value ? formatDateTime(value, session.user.timeZone) : '');
 
   return (
     <>
@@ -37,61 +35,69 @@ export default function CaseTimelinePage() {
       {query.isError && <Alert severity="error">{query.error.message}</Alert>}
       {query.isPending && <Skeleton variant="rectangular" height={160} />}
       {data && data.tasks.length === 0 && <Typography color="text.secondary">{t('tasks.timeline.empty')}</Typography>}
-      {data && data.tasks.length > 0 && (
-        <Box component="ol" aria-label={t('tasks.timeline.label')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-          {data.tasks.map((task, index) => {
-            const last = index === data.tasks.length - 1;
-            const color = STATE_COLORS[task.state as TaskState] ?? '#757575';
-            return (
-              <Box component="li" key={task.id} sx={{ display: 'grid', gridTemplateColumns: '24px 1fr', columnGap: 1.5 }}>
-                <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }} aria-hidden>
-                  <Box sx={{ width: 16, height: 16, mt: 2.25, borderRadius: '50%', bgcolor: color, border: 3, borderColor: 'background.paper', boxShadow: 1 }} />
-                  {!last && <Box sx={{ flexGrow: 1, width: 2, bgcolor: 'divider' }} />}
-                </Box>
-                <Paper variant="outlined" sx={{ p: 2, mb: 2, minWidth: 0 }}>
-                  <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 0.5 }}>
-                    <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mr: 'auto', overflowWrap: 'anywhere' }}>
-                      <Link component={RouterLink} to={`/tasks/${task.id}`}>
-                        {task.name}
-                      </Link>
-                    </Typography>
-                    <TaskStateChip state={task.state} />
-                  </Box>
-                  <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 2, rowGap: 0.25 }}>
-                    <Term>{t('tasks.responsible')}</Term>
-                    <Value>
-                      {task.responsibleName ?? t('tasks.nobody')}
-                      {task.teamName ? ` · ${t('tasks.teamOf', { team: task.teamName })}` : ''}
-                    </Value>
-                    <Term>{t('tasks.createdAt')}</Term>
-                    <Value>{when(task.createdAt)}</Value>
-                    {task.dueAt && !task.decidedAt && (
-                      <>
-                        <Term>{t('tasks.dueAt')}</Term>
-                        <Value>
-                          <DueDate dueAt={task.dueAt} overdue={task.overdue} />
-                        </Value>
-                      </>
-                    )}
-                    {task.decidedAt && (
-                      <>
-                        <Term>{t('tasks.timeline.decided')}</Term>
-                        <Value>{task.decidedBy ? t('tasks.timeline.decidedBy', { when: when(task.decidedAt), who: task.decidedBy }) : when(task.decidedAt)}</Value>
-                      </>
-                    )}
-                  </Box>
-                  {task.reason && (
-                    <Alert severity={task.state === 'REJECTED' ? 'warning' : 'info'} sx={{ mt: 1 }}>
-                      <strong>{t(task.state === 'REJECTED' ? 'tasks.timeline.rejectReason' : 'tasks.returnedReason')}</strong> {task.reason}
-                    </Alert>
-                  )}
-                </Paper>
-              </Box>
-            );
-          })}
-        </Box>
-      )}
+      {data && data.tasks.length > 0 && <TaskTimeline tasks={data.tasks} />}
     </>
+  );
+}
+
+/** The tasks of one application as a vertical timeline, oldest first; `headingLevel` fits the page it sits in. */
+export function TaskTimeline({ tasks, headingLevel = 'h2' }: { tasks: CaseTimeline['tasks']; headingLevel?: 'h2' | 'h3' }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const when = (value: string | null) => (value ? formatDateTime(value, session.user.timeZone) : '');
+  return (
+    <Box component="ol" aria-label={t('tasks.timeline.label')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {tasks.map((task, index) => {
+        const last = index === tasks.length - 1;
+        const color = STATE_COLORS[task.state as TaskState] ?? '#757575';
+        return (
+          <Box component="li" key={task.id} sx={{ display: 'grid', gridTemplateColumns: '24px 1fr', columnGap: 1.5 }}>
+            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }} aria-hidden>
+              <Box sx={{ width: 16, height: 16, mt: 2.25, borderRadius: '50%', bgcolor: color, border: 3, borderColor: 'background.paper', boxShadow: 1 }} />
+              {!last && <Box sx={{ flexGrow: 1, width: 2, bgcolor: 'divider' }} />}
+            </Box>
+            <Paper variant="outlined" sx={{ p: 2, mb: 2, minWidth: 0 }}>
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 0.5 }}>
+                <Typography component={headingLevel} variant="subtitle1" sx={{ fontWeight: 600, mr: 'auto', overflowWrap: 'anywhere' }}>
+                  <Link component={RouterLink} to={`/tasks/${task.id}`}>
+                    {task.name}
+                  </Link>
+                </Typography>
+                <TaskStateChip state={task.state} />
+              </Box>
+              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 2, rowGap: 0.25 }}>
+                <Term>{t('tasks.responsible')}</Term>
+                <Value>
+                  {task.responsibleName ?? t('tasks.nobody')}
+                  {task.teamName ? ` · ${t('tasks.teamOf', { team: task.teamName })}` : ''}
+                </Value>
+                <Term>{t('tasks.createdAt')}</Term>
+                <Value>{when(task.createdAt)}</Value>
+                {task.dueAt && !task.decidedAt && (
+                  <>
+                    <Term>{t('tasks.dueAt')}</Term>
+                    <Value>
+                      <DueDate dueAt={task.dueAt} overdue={task.overdue} />
+                    </Value>
+                  </>
+                )}
+                {task.decidedAt && (
+                  <>
+                    <Term>{t('tasks.timeline.decided')}</Term>
+                    <Value>{task.decidedBy ? t('tasks.timeline.decidedBy', { when: when(task.decidedAt), who: task.decidedBy }) : when(task.decidedAt)}</Value>
+                  </>
+                )}
+              </Box>
+              {task.reason && (
+                <Alert severity={task.state === 'REJECTED' ? 'warning' : 'info'} sx={{ mt: 1 }}>
+                  <strong>{t(task.state === 'REJECTED' ? 'tasks.timeline.rejectReason' : 'tasks.returnedReason')}</strong> {task.reason}
+                </Alert>
+              )}
+            </Paper>
+          </Box>
+        );
+      })}
+    </Box>
   );
 }
 

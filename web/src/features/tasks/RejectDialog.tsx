@@ -14,14 +14,17 @@ import type { TaskDetail } from './tasksApi.js';
 const MAX_REASON = 2000;
 
 /** Where a reject sends the case, in words: back to a named task, or the end as not eligible. */
-export function useRejectDestination(onReject: TaskDetail['onReject']): string {
+export function useRejectDestination(onReject: TaskDetail['onReject'], adhoc = false): string {
   const { t } = useTranslation();
+  if (adhoc) return t('adhocTasks.rejectStays');
   return onReject && 'to' in onReject ? t('tasks.reject.backTo', { task: onReject.name }) : t('tasks.reject.notEligible');
 }
 
 interface RejectDialogProps {
   taskName: string;
   onReject: TaskDetail['onReject'];
+  /** An ad-hoc task: its reject sends the case nowhere. */
+  adhoc?: boolean;
   pending?: boolean;
   /** The server's message for the reason, if it refused it. */
   error?: string;
@@ -30,15 +33,15 @@ interface RejectDialogProps {
 }
 
 /** Reject a task: a reason is required, and the dialog says where the case goes. */
-export function RejectDialog({ taskName, onReject, pending, error, onSubmit, onClose }: RejectDialogProps) {
+export function RejectDialog({ taskName, onReject, adhoc = false, pending, error, onSubmit, onClose }: RejectDialogProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
-  const destination = useRejectDestination(onReject);
-  const notEligible = !onReject || 'notEligible' in onReject;
+  const destination = useRejectDestination(onReject, adhoc);
+  const notEligible = !adhoc && (!onReject || 'notEligible' in onReject);
   const missing = reason.trim() === '';
   const tooLong = reason.trim().length > MAX_REASON;
   const message = touched && missing ? t('validation.required') : tooLong ? t('validation.tooLong') : error;

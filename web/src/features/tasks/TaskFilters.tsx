@@ -33,16 +33,20 @@ export function useTaskFilters(onChange: () => void) {
   return { filters, update };
 }
 
-/** One page of GET /api/tasks with the filters (`state` repeats for several states). */
-export function useTaskList(params: ListParams, filters: TaskFilterValues) {
+/**
+ * One page of GET /api/tasks with the filters (`state` repeats for several
+ * states); `fixed` are filters of the page itself (/tareas: `adhoc=true`).
+ */
+export function useTaskList(params: ListParams, filters: TaskFilterValues, fixed?: Record<string, string>) {
+  const fixedQuery = new URLSearchParams(fixed).toString();
   const qs = useMemo(() => {
-    const query = new URLSearchParams(listQueryString(params));
+    const query = new URLSearchParams(listQueryString(params, Object.fromEntries(new URLSearchParams(fixedQuery))));
     for (const state of filters.states) query.append('state', state);
     if (filters.protocolId) query.set('protocolId', filters.protocolId);
     if (filters.teamId) query.set('teamId', filters.teamId);
     if (filters.overdue) query.set('overdue', filters.overdue);
     return query.toString();
-  }, [params, filters]);
+  }, [params, filters, fixedQuery]);
   return useQuery({
     queryKey: [TASKS_PATH, 'list', qs],
     queryFn: ({ signal }) => apiFetch<ListPage<TaskItem>>(`${TASKS_PATH}?${qs}`, { signal }),

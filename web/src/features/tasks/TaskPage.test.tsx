@@ -116,6 +116,32 @@ describe('/tasks/:id', () => {
     await waitFor(() => expect(fetchMock.mock.calls.filter(([url, init]) => url === '/api/tasks/5' && !init?.method).length).toBeGreaterThan(1));
   });
 
+  test('an ad-hoc task shows its instructions and says that deciding it moves nothing else', async () => {
+    const fetchMock = serve(
+      () => taskDetail({ code: 'adhoc', name: 'Call the landlord', instructions: 'Confirm the rent amount', form: null, data: {}, next: [], onReject: null }),
+      (url) => (url === '/api/tasks/5/reject' ? jsonResponse({ ok: true, created: [], notEligible: false }) : undefined),
+    );
+    renderApp('/tasks/5');
+    expect(await screen.findByText('Confirm the rent amount')).toBeInTheDocument();
+    expect(screen.getByText('Instructions:')).toBeInTheDocument();
+    expect(screen.queryByText('Returned with this reason:')).not.toBeInTheDocument();
+    const next = screen.getByRole('region', { name: 'Next' });
+    expect(within(next).getByText('An ad-hoc task, outside the protocol: accepting or rejecting it moves nothing else.')).toBeInTheDocument();
+    expect(within(next).queryByText(/Not eligible/)).not.toBeInTheDocument();
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Accept' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Accept the task?' });
+    expect(within(confirm).getByText('Accept Call the landlord? It is an ad-hoc task: nothing else moves.')).toBeInTheDocument();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(await toolbar()).getByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Call the landlord' });
+    expect(within(dialog).getByText('An ad-hoc task: the application stays where it is.')).toBeInTheDocument();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), { target: { value: 'The landlord does not answer' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Task rejected')).toBeInTheDocument();
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/tasks/5/reject');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ reason: 'The landlord does not answer', version: 4 });
+  });
+
   test('a task that came back from a reject shows the reason', async () => {
     serve(() => taskDetail({ reason: 'The lease is missing its signature page.' }));
     renderApp('/tasks/5');

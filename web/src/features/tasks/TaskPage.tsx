@@ -20,6 +20,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { formatDate } from '../../../../core/dates.js';
 import { type FieldDef, scopeFieldsDeep } from '../../../../core/forms/definition.js';
 import { validateForm } from '../../../../core/forms/validator.js';
+import { ADHOC_TASK_CODE } from '../../../../core/workflow/adhoc.js';
 import { useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
@@ -108,7 +109,9 @@ export default function TaskPage() {
   const [rejectError, setRejectError] = useState<string | undefined>();
   const [assigning, setAssigning] = useState(false);
   const [assignError, setAssignError] = useState<string | undefined>();
-  const destination = useRejectDestination(task?.onReject ?? null);
+  // An ad-hoc task is outside the protocol: nothing comes after it, and a reject sends nothing back.
+  const adhoc = task?.code === ADHOC_TASK_CODE;
+  const destination = useRejectDestination(task?.onReject ?? null, adhoc);
 
   // A new version of the task (loaded, saved, decided by anyone) replaces what the form shows.
   const loadedVersion = task ? `${task.id}:${task.version}` : '';
@@ -155,7 +158,7 @@ export default function TaskPage() {
     meta: { silentError: true },
     onSuccess: async (answer) => {
       setRejecting(false);
-      await done(answer.notEligible ? t('tasks.reject.doneNotEligible') : t('tasks.reject.done'));
+      await done(adhoc ? t('adhocTasks.rejected') : answer.notEligible ? t('tasks.reject.doneNotEligible') : t('tasks.reject.done'));
     },
     onError: async (error) => {
       if (error instanceof ApiError && error.details.some((d) => d.path === 'reason')) {
@@ -202,7 +205,11 @@ export default function TaskPage() {
     const next = task.next.map((n) => n.name).join(', ');
     const confirmed = await dialogs.confirm({
       title: t('tasks.acceptTitle'),
-      message: next ? t('tasks.confirmAcceptNext', { name: task.name, next }) : t('tasks.confirmAcceptLast', { name: task.name }),
+      message: adhoc
+        ? t('adhocTasks.confirmAccept', { name: task.name })
+        : next
+          ? t('tasks.confirmAcceptNext', { name: task.name, next })
+          : t('tasks.confirmAcceptLast', { name: task.name }),
       confirmText: t('tasks.accept'),
     });
     if (confirmed) accept.mutate(data);
@@ -236,7 +243,8 @@ export default function TaskPage() {
 
   const busy = save.isPending || accept.isPending || reject.isPending || restart.isPending;
   const tz = session.user.timeZone;
-  const returned = task.reason && task.state !== 'REJECTED';
+  const returned = task.reason && task.state !== 'REJECTED' && !adhoc;
+  const instructions = adhoc && task.instructions;
 
   return (
     <>
@@ -281,6 +289,11 @@ export default function TaskPage() {
       {returned && (
         <Alert severity="warning" icon={<UndoOutlined />} sx={{ mb: 2 }}>
           <strong>{t('tasks.returnedReason')}</strong> {task.reason}
+        </Alert>
+      )}
+      {instructions && (
+        <Alert severity="info" sx={{ mb: 2, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+          <strong>{t('adhocTasks.instructionsLabel')}</strong> {task.instructions}
         </Alert>
       )}
       {task.state === 'REJECTED' && task.reason && (
@@ -356,7 +369,11 @@ export default function TaskPage() {
             )}
           </Section>
           <Section title={t('tasks.next.title')} id="task-next">
-            {task.next.length === 0 ? (
+            {adhoc ? (
+              <Typography variant="body2" color="text.secondary">
+                {t('adhocTasks.outsideProtocol')}
+              </Typography>
+            ) : task.next.length === 0 ? (
               <Typography variant="body2" color="text.secondary">
                 {t('tasks.next.none')}
               </Typography>
@@ -383,12 +400,14 @@ export default function TaskPage() {
                 ))}
               </Box>
             )}
-            <Typography variant="body2" sx={{ mt: 1.5 }}>
-              <Box component="span" sx={{ color: 'text.secondary' }}>
-                {t('tasks.next.onReject')}
-              </Box>{' '}
-              {destination}
-            </Typography>
+            {!adhoc && (
+              <Typography variant="body2" sx={{ mt: 1.5 }}>
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  {t('tasks.next.onReject')}
+                </Box>{' '}
+                {destination}
+              </Typography>
+            )}
           </Section>
         </Box>
       </Box>
@@ -397,6 +416,7 @@ export default function TaskPage() {
         <RejectDialog
           taskName={task.name}
           onReject={task.onReject}
+          adhoc={adhoc}
           pending={reject.isPending}
           error={rejectError}
           onSubmit={(reason) => reject.mutate(reason)}

@@ -36,6 +36,7 @@ export const taskDetail = (over: Partial<TaskDetail> = {}): TaskDetail => ({
   version: 4,
   data: { complete: 'yes' },
   reason: null,
+  instructions: null,
   form: { versionId: 9, definition: intakeForm },
   case: {
     id: 3,

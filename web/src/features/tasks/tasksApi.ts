@@ -38,6 +38,8 @@ export interface TaskDetail extends TaskItem {
   data: Record<string, unknown>;
   /** Why the task came back (a reject of a later task), or why it was rejected. */
   reason: string | null;
+  /** What an ad-hoc task asks for (null for protocol tasks). */
+  instructions: string | null;
   form: { versionId: number; definition: FormDefinition } | null;
   case: {
     id: number;

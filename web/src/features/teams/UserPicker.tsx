@@ -1,7 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type Ref, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiFetch } from '../../lib/api.js';
 import { USER_OPTIONS_PATH, type UserOption } from './teamsApi.js';
@@ -14,6 +14,11 @@ interface UserPickerProps {
   error?: string;
   disabled?: boolean;
   autoFocus?: boolean;
+  /** Compact, for a row of filters. */
+  size?: 'small' | 'medium';
+  margin?: 'none' | 'normal';
+  /** The text input, for a form library to focus when the choice is missing. */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 const DEBOUNCE_MS = 250;
@@ -22,7 +27,7 @@ const DEBOUNCE_MS = 250;
  * Picks an active user of the tenant, searching the server as the user types
  * (name or email). Someone who may not list users types the user's number.
  */
-export function UserPicker({ label, value, onChange, required, error, disabled, autoFocus }: UserPickerProps) {
+export function UserPicker({ label, value, onChange, required, error, disabled, autoFocus, size = 'medium', margin = 'normal', inputRef }: UserPickerProps) {
   const { t } = useTranslation();
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
@@ -43,7 +48,8 @@ export function UserPicker({ label, value, onChange, required, error, disabled, 
     return (
       <TextField
         fullWidth
-        margin="normal"
+        margin={margin}
+        size={size}
         type="number"
         label={t('teams.userId')}
         required={required}
@@ -53,6 +59,7 @@ export function UserPicker({ label, value, onChange, required, error, disabled, 
           const id = Number(event.target.value);
           onChange(Number.isInteger(id) && id > 0 ? { id, name: `#${id}`, email: '' } : null);
         }}
+        inputRef={inputRef}
         error={!!error}
         helperText={error ?? t('teams.userIdHint')}
       />
@@ -63,6 +70,7 @@ export function UserPicker({ label, value, onChange, required, error, disabled, 
   const shown = value && !list.some((u) => u.id === value.id) ? [value, ...list] : list;
   return (
     <Autocomplete
+      size={size}
       options={shown}
       value={value}
       disabled={disabled}
@@ -78,7 +86,7 @@ export function UserPicker({ label, value, onChange, required, error, disabled, 
       noOptionsText={t('teams.noUsers')}
       loadingText={t('common.loading')}
       renderInput={(params) => (
-        <TextField {...params} label={label} required={required} margin="normal" error={!!error} helperText={error} autoFocus={autoFocus} />
+        <TextField {...params} label={label} required={required} margin={margin} error={!!error} helperText={error} autoFocus={autoFocus} inputRef={inputRef} />
       )}
     />
   );

@@ -1,0 +1,160 @@
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
+import ErrorOutline from '@mui/icons-material/ErrorOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import { useTheme } from '@mui/material/styles';
+import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserOption } from '../../teams/teamsApi.js';
+import { UserPicker } from '../../teams/UserPicker.js';
+import type { BulkResult } from '../listApi.js';
+
+function usePhone() {
+  const theme = useTheme();
+  return useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+}
+
+interface ReassignDialogProps {
+  count: number;
+  pending: boolean;
+  /** The server's message about the chosen user. */
+  error?: string;
+  onSubmit: (userId: number) => void;
+  onClose: () => void;
+}
+
+/** Give the selected cases to another owner. */
+export function ReassignDialog({ count, pending, error, onSubmit, onClose }: ReassignDialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const phone = usePhone();
+  const [user, setUser] = useState<UserOption | null>(null);
+  const [missing, setMissing] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!user) return setMissing(true);
+    onSubmit(user.id);
+  };
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
+      <form noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>{t('caseList.admin.reassignTitle')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{t('caseList.admin.reassignText', { count })}</DialogContentText>
+          <UserPicker label={t('caseList.admin.newOwner')} value={user} onChange={setUser} required error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error} autoFocus />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" loading={pending}>
+            {t('caseList.admin.reassign')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+interface CloseDialogProps {
+  count: number;
+  pending: boolean;
+  onConfirm: (reason: string) => void;
+  onClose: () => void;
+}
+
+/** Asks before closing cases in bulk: it cannot be undone. Cancel holds the focus. */
+export function CloseCasesDialog({ count, pending, onConfirm, onClose }: CloseDialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const textId = useId();
+  const [reason, setReason] = useState('');
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} aria-describedby={textId} fullWidth maxWidth="xs">
+      <DialogTitle id={titleId}>{t('caseList.admin.closeTitle')}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id={textId}>{t('caseList.admin.confirmClose', { count })}</DialogContentText>
+        <Alert severity="warning" sx={{ mt: 2 }}>
+          {t('caseList.admin.cannotUndo')}
+        </Alert>
+        <TextField
+          fullWidth
+          multiline
+          minRows={2}
+          margin="normal"
+          label={t('caseList.admin.reason')}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: 2000 } }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} autoFocus>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="contained" color="error" loading={pending} onClick={() => onConfirm(reason.trim())}>
+          {t('caseList.admin.close')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+interface BulkReportProps {
+  title: string;
+  result: BulkResult;
+  /** How to name a case in the report (its application number). */
+  describe: (id: number) => string;
+  onClose: () => void;
+}
+
+/** What a bulk action did to each case: done, or not done with the server's reason. */
+export function BulkReportDialog({ title, result, describe, onClose }: BulkReportProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const listId = useId();
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <Box sx={{ display: 'grid', gap: 1 }}>
+          {result.done.length > 0 && <Alert severity="success" role="status">{t('caseList.admin.done', { count: result.done.length })}</Alert>}
+          {result.failed.length > 0 && <Alert severity="error">{t('caseList.admin.failed', { count: result.failed.length })}</Alert>}
+        </Box>
+        <List dense aria-label={t('caseList.admin.results')} id={listId}>
+          {result.failed.map((failure) => (
+            <ListItem key={`f${failure.id}`} disableGutters>
+              <ListItemIcon sx={{ minWidth: 32 }}>
+                <ErrorOutline color="error" aria-hidden />
+              </ListItemIcon>
+              <ListItemText primary={describe(failure.id)} secondary={failure.message} />
+            </ListItem>
+          ))}
+          {result.done.map((id) => (
+            <ListItem key={`d${id}`} disableGutters>
+              <ListItemIcon sx={{ minWidth: 32 }}>
+                <CheckCircleOutline color="success" aria-hidden />
+              </ListItemIcon>
+              <ListItemText primary={describe(id)} secondary={t('caseList.admin.doneOne')} />
+            </ListItem>
+          ))}
+        </List>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} variant="contained" autoFocus>
+          {t('common.close')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

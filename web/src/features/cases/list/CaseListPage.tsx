@@ -1,0 +1,94 @@
+import BookmarksOutlined from '@mui/icons-material/BookmarksOutlined';
+import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../app/session/session.js';
+import { PageHeader } from '../../../components/PageHeader.js';
+import { DataTable } from '../../../components/table/DataTable.js';
+import { useInvalidateCases } from '../listApi.js';
+import { CaseFilters } from './CaseFilters.js';
+import { CappedNote, CaseListError } from './CaseListError.js';
+import { hasFilters, paramsOfQuery, queryOf } from './caseUrl.js';
+import { useCaseColumns } from './caseColumns.js';
+import { ExportButton } from './ExportButton.js';
+import { ImportDialog } from './ImportDialog.js';
+import { SavedSearchesDialog } from './SavedSearchesDialog.js';
+import { useCaseListState } from './useCaseListState.js';
+
+/**
+ * /cases (target wf_casos): the applications, paged and sorted by the
+ * server, with filters and the advanced search in the address; saved
+ * searches, export of the result, and CSV import.
+ */
+export default function CaseListPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const { url, list, protocols, ownerName } = useCaseListState();
+  const columns = useCaseColumns();
+  const invalidate = useInvalidateCases();
+  const [savedOpen, setSavedOpen] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const current = useMemo(() => queryOf(url.params), [url.params]);
+  const { view } = url;
+
+  return (
+    <>
+      <PageHeader title={t('caseList.title')}>
+        <Button variant="outlined" startIcon={<BookmarksOutlined />} onClick={() => setSavedOpen(true)}>
+          {t('caseList.saved.button')}
+        </Button>
+        {can('wf_casos', 'export') && <ExportButton query={current} />}
+        {can('wf_casos', 'create') && (
+          <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => setImporting(true)}>
+            {t('caseList.import.button')}
+          </Button>
+        )}
+      </PageHeader>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
+        <CaseFilters filters={view.filters} onChange={url.update} onClear={url.clear} protocols={protocols} ownerName={ownerName} />
+        <Box sx={{ mt: 2 }} />
+        <DataTable
+          label={t('caseList.title')}
+          columns={columns}
+          rows={list.isError ? [] : list.data?.items}
+          total={list.isError ? 0 : (list.data?.total ?? 0)}
+          getRowId={(item) => item.id}
+          page={view.page}
+          rowsPerPage={view.limit}
+          onPageChange={url.setPage}
+          onRowsPerPageChange={url.setLimit}
+          sortBy={view.sortBy}
+          descending={view.descending}
+          onSortChange={url.setSort}
+          loading={list.isFetching}
+          emptyText={hasFilters(url.params) ? t('caseList.emptyFiltered') : t('caseList.empty')}
+        />
+        {list.data?.capped && !list.isError && <CappedNote total={list.data.total} />}
+        {list.isError && <CaseListError error={list.error} />}
+      </Paper>
+      {savedOpen && (
+        <SavedSearchesDialog
+          current={current}
+          canSave={hasFilters(url.params)}
+          onApply={(search) => {
+            url.replaceQuery(paramsOfQuery(search.query));
+            setSavedOpen(false);
+          }}
+          onClose={() => setSavedOpen(false)}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          protocols={protocols}
+          onClose={(imported) => {
+            setImporting(false);
+            if (imported) void invalidate();
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { showToast } from '../../../components/feedback/toastStore.js';
+import { apiDownload, apiFetch, errorMessage, saveBlob } from '../../../lib/api.js';
+import { type CaseQuery, EXPORTS_PATH, type ExportFormat, type ExportJob } from '../listApi.js';
+
+const POLL_MS = 700;
+
+/**
+ * "Export" of the current result, as CSV or Excel: the server builds the file
+ * in the background; a dialog shows how far it got, then the file downloads.
+ */
+export function ExportButton({ query }: { query: CaseQuery }) {
+  const { t } = useTranslation();
+  const menuId = useId();
+  const buttonId = useId();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [format, setFormat] = useState<ExportFormat | null>(null);
+  const choose = (chosen: ExportFormat) => {
+    setAnchor(null);
+    setFormat(chosen);
+  };
+  return (
+    <>
+      <Button
+        id={buttonId}
+        variant="outlined"
+        startIcon={<FileDownloadOutlined />}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? true : undefined}
+        aria-controls={anchor ? menuId : undefined}
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
+        {t('caseList.export.button')}
+      </Button>
+      <Menu id={menuId} anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} slotProps={{ list: { 'aria-labelledby': buttonId } }}>
+        <MenuItem onClick={() => choose('csv')}>{t('caseList.export.csv')}</MenuItem>
+        <MenuItem onClick={() => choose('xlsx')}>{t('caseList.export.xlsx')}</MenuItem>
+      </Menu>
+      {format && <ExportDialog format={format} query={query} onClose={() => setFormat(null)} />}
+    </>
+  );
+}
+
+function ExportDialog({ format, query, onClose }: { format: ExportFormat; query: CaseQuery; onClose: () => void }) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const start = useMutation({
+    mutationFn: () => apiFetch<Pick<ExportJob, 'id'>>(EXPORTS_PATH, { method: 'POST', json: { format, query } }),
+    meta: { silentError: true },
+  });
+  // One export per opening of the dialog (React's development double effects included).
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    start.mutate();
+  }, [start]);
+
+  const id = start.data?.id;
+  const job = useQuery({
+    queryKey: [EXPORTS_PATH, id],
+    queryFn: ({ signal }) => apiFetch<ExportJob>(`${EXPORTS_PATH}/${id}`, { signal }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data && q.state.data.state !== 'running' ? false : POLL_MS),
+    meta: { silentError: true },
+  });
+  const download = useMutation({
+    mutationFn: async (done: ExportJob) => {
+      const file = await apiDownload(`${EXPORTS_PATH}/${done.id}/file`);
+      saveBlob(file.blob, file.filename ?? done.filename ?? `cases.${format}`);
+    },
+    meta: { silentError: true },
+    onSuccess: () => {
+      showToast(t('caseList.export.downloaded'), 'success');
+      onClose();
+    },
+  });
+  const fetched = useRef(false);
+  const state = job.data?.state;
+  useEffect(() => {
+    if (state !== 'done' || fetched.current || !job.data) return;
+    fetched.current = true;
+    download.mutate(job.data);
+  }, [state, job.data, download]);
+
+  const problem = start.error ?? job.error ?? download.error;
+  const failed = state === 'failed' || !!problem;
+  const done = job.data?.done ?? 0;
+  const total = job.data?.total ?? 0;
+  const percent = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
+  const progressText = state === 'done' || download.isPending ? t('caseList.export.downloading') : t('caseList.export.progress', { done, total });
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <DialogTitle id={titleId}>{t(format === 'csv' ? 'caseList.export.titleCsv' : 'caseList.export.titleXlsx')}</DialogTitle>
+      <DialogContent>
+        {failed ? (
+          <Alert severity="error" role="alert">
+            {state === 'failed' ? (job.data?.error ?? t('caseList.export.failed')) : errorMessage(problem)}
+          </Alert>
+        ) : (
+          <Box>
+            <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
+              {job.data ? progressText : t('caseList.export.starting')}
+            </Typography>
+            <LinearProgress
+              variant={total > 0 ? 'determinate' : 'indeterminate'}
+              value={percent}
+              aria-label={t('caseList.export.progressLabel')}
+              aria-valuetext={total > 0 ? t('caseList.export.progress', { done, total }) : undefined}
+            />
+          </Box>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{failed ? t('common.close') : t('common.cancel')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
