@@ -94,5 +94,9 @@ describe('CSV import of cases', () => {
     const job = (await upload(coordinator, csv(1, []))).json<Job>();
     expect((await t.request({ method: 'GET', url: `/api/cases/imports/${job.id}`, cookies: other })).statusCode).toBe(404);
     expect((await t.request({ method: 'POST', url: `/api/cases/imports?protocolId=${protocolId}`, cookies: other, payload: csv(1, []), headers: { 'content-type': 'text/csv' } })).statusCode).toBe(404);
+    // Importing is case administration: an applicant, who may create applications, may not.
+    const applicant = await login(t, 'applicant@demo.test');
+    expect((await upload(applicant, csv(1, []))).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/api/cases/imports/${job.id}`, cookies: applicant })).statusCode).toBe(403);
   });
 });

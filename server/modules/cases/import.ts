@@ -176,7 +176,7 @@ export const caseImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cases/imports',
     {
-      config: { access: { target: 'wf_casos', action: 'create' } },
+      config: { access: { target: 'admin_cases', action: 'update' } },
       bodyLimit: 20 * 1024 * 1024,
       schema: {
         tags: ['cases'],
@@ -213,14 +213,14 @@ export const caseImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/cases/imports/:id', { config: { access: { target: 'wf_casos', action: 'create' } }, schema: { tags: ['cases'], summary: 'An import and its progress', params: idParams, response: { 200: jobView } } }, async (request) =>
+  app.get('/api/cases/imports/:id', { config: { access: { target: 'admin_cases', action: 'update' } }, schema: { tags: ['cases'], summary: 'An import and its progress', params: idParams, response: { 200: jobView } } }, async (request) =>
     view(actorOf(request), request.params.id),
   );
 
   app.post(
     '/api/cases/imports/:id/dry-run',
     {
-      config: { access: { target: 'wf_casos', action: 'create' } },
+      config: { access: { target: 'admin_cases', action: 'update' } },
       schema: {
         tags: ['cases'],
         summary: 'Check every row with the form, writing nothing',
@@ -262,7 +262,7 @@ export const caseImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cases/imports/:id/run',
     {
-      config: { access: { target: 'wf_casos', action: 'create' } },
+      config: { access: { target: 'admin_cases', action: 'update' } },
       schema: { tags: ['cases'], summary: 'Import the rows in the background; follow it with GET', params: idParams, body: mappingBody, response: { 202: jobView } },
     },
     async (request, reply) => {

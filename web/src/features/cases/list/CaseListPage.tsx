@@ -41,7 +41,7 @@ export default function CaseListPage() {
           {t('caseList.saved.button')}
         </Button>
         {can('wf_casos', 'export') && <ExportButton query={current} />}
-        {can('wf_casos', 'create') && (
+        {can('admin_cases', 'update') && (
           <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => setImporting(true)}>
             {t('caseList.import.button')}
           </Button>
