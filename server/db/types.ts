@@ -10,6 +10,8 @@ export interface EntitiesTable {
   plan: Generated<number>;
   account_limit: Generated<number>;
   disk_quota_mb: Generated<number>;
+  /** Moved by triggers on every change to the tenant's roles, modules, actions and rules (migration 0010). */
+  acl_version: ColumnType<string, never, never>;
   created_at: ColumnType<Date, never, never>;
 }
 

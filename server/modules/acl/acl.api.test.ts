@@ -135,6 +135,21 @@ describe('catalogue administration', () => {
     expect((await get('/api/acl/modules', reviewer)).statusCode).toBe(403);
   });
 
+  it('sees a rule changed behind its back (another instance, plain SQL) on the next request, and a role made super-admin', async () => {
+    const role = await t.db.selectFrom('acl_roles').where('code', '=', 'reviewer').select(['id', 'entity_id']).executeTakeFirstOrThrow();
+    const module = await t.db.selectFrom('acl_modules').where('code', '=', 'acl_acciones').where('entity_id', '=', role.entity_id).select('id').executeTakeFirstOrThrow();
+    const action = await t.db.selectFrom('acl_actions').where('code', '=', 'show').where('entity_id', '=', role.entity_id).select('id').executeTakeFirstOrThrow();
+    expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(403);
+    await t.db.insertInto('acl_rules').values({ entity_id: role.entity_id, role_id: role.id, module_id: module.id, action_id: action.id }).execute();
+    expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(200);
+    await t.db.deleteFrom('acl_rules').where('role_id', '=', role.id).where('module_id', '=', module.id).execute();
+    expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(403);
+    await t.db.updateTable('acl_roles').set({ super_admin: true }).where('id', '=', role.id).execute();
+    expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(200);
+    await t.db.updateTable('acl_roles').set({ super_admin: false }).where('id', '=', role.id).execute();
+    expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(403);
+  });
+
   it('lets someone who only holds acl_reglas list the roles to edit', async () => {
     const entity = await makeEntity(t.db);
     await makeUser(t.db, entity.id, { role: 'rules-only', rules: { acl_reglas: ['show', 'update'] }, email: `ro-${entity.id}@example.test` });

@@ -39,7 +39,7 @@ export async function actorForToken(db: Db, token: string): Promise<Actor | unde
     .select([
       's.id as session_id', 's.project_id', 's.last_seen_at', 's.expires_at', 's.idle_seconds',
       'u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'u.active', 'u.locked',
-      'e.docnumber', 'e.name as entity_name', 'e.active as entity_active',
+      'e.docnumber', 'e.name as entity_name', 'e.active as entity_active', 'e.acl_version',
       'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.super_admin',
     ])
     .executeTakeFirst();
@@ -60,7 +60,7 @@ export async function actorForToken(db: Db, token: string): Promise<Actor | unde
     name: row.name,
     email: row.email,
     role: { id: row.role_id, code: row.role_code, name: row.role_name, superAdmin: row.super_admin },
-    rules: await rulesOfRole(db, row.entity_id, row.role_id, row.super_admin),
+    rules: await cachedRules(db, row.entity_id, row.role_id, row.super_admin, row.acl_version),
     language: row.language,
     timeZone: row.time_zone,
     sessionId: row.session_id,
@@ -92,6 +92,32 @@ export async function actorForUser(db: Db, userId: number): Promise<Actor> {
     projectId: null,
     idleSeconds: 0,
   };
+}
+
+/**
+ * Rules by tenant, role and the tenant's ACL version: any change to roles,
+ * modules, actions or rules moves the version (database triggers), so an
+ * entry is never used after a change, on this instance or another. Entries
+ * are immutable; the map is emptied when it grows past its bound.
+ */
+const rulesCaches = new WeakMap<Db, Map<string, Promise<Map<string, Set<string>>>>>();
+const RULES_CACHE_MAX = 1000;
+
+function cachedRules(db: Db, entityId: number, roleId: number, superAdmin: boolean, aclVersion: string): Promise<Map<string, Set<string>>> {
+  // One cache per database handle: two apps in one process (tests) never share entries.
+  let rulesCache = rulesCaches.get(db);
+  if (!rulesCache) rulesCaches.set(db, (rulesCache = new Map()));
+  const cache = rulesCache;
+  const key = `${entityId}:${roleId}:${superAdmin}:${aclVersion}`;
+  let rules = cache.get(key);
+  if (!rules) {
+    if (cache.size >= RULES_CACHE_MAX) cache.clear();
+    rules = rulesOfRole(db, entityId, roleId, superAdmin);
+    cache.set(key, rules);
+    // A failed read is not kept.
+    rules.catch(() => cache.delete(key));
+  }
+  return rules;
 }
 
 export async function rulesOfRole(db: Db, entityId: number, roleId: number, superAdmin: boolean): Promise<Map<string, Set<string>>> {
