@@ -33,34 +33,41 @@ if (!url) {
   embedded = await EmbeddedPostgres.start({ dataDir: dir, log: () => {} });
   url = embedded.url;
 }
-const dbName = `casebook_list_${Date.now()}`;
+// REUSE_DB names a database a previous run kept (KEEP_DB=1): no generation, no drop.
+const reuse = process.env.REUSE_DB;
+const dbName = reuse ?? `casebook_list_${Date.now()}`;
 const dbUrl = await ensureDatabase(url, dbName);
 const h = openDb(dbUrl, { max: CLIENTS + 4 });
 const report: string[] = [];
 try {
   await migrate(h.db);
-  await seedDemo(h.db);
-  await seedDemoWorkflow(h.db, { publicUrl: 'http://localhost', smtpConfigured: false });
   const t0 = performance.now();
+  if (!reuse) {
+    await seedDemo(h.db);
+    await seedDemoWorkflow(h.db, { publicUrl: 'http://localhost', smtpConfigured: false });
+  }
   const p = await h.db.selectFrom('protocols').where('code', '=', RENTAL_PROTOCOL_CODE).select(['id', 'entity_id']).executeTakeFirstOrThrow();
-  // Cases in bulk, a realistic spread of states, names, cities and rents; one task each.
-  await sql`
-    insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data, possible_duplicated)
-    select c.entity_id, c.project_id, c.protocol_id, c.protocol_version_id, c.form_version_id, c.owner_id, c.case_type,
-      '2020-01-' || lpad((1000000 + g)::text, 7, '0'), '2020-01', 1000000 + g, now() - (g % 1000) * interval '1 hour',
-      (array['PENDING','PENDING','PENDING','SUCCESS','REJECTED','CLOSED'])[1 + g % 6],
-      jsonb_build_object(
-        'firstName', (array['Ana','Luis','María','José','Camila','Jorge','Laura','Andrés','Sofía','Diego'])[1 + g % 10],
-        'lastName', (array['Gómez','Pérez','López','Díaz','Torres','Ramírez','Moreno','Vargas','Castro','Rojas'])[1 + (g / 10) % 10] || ' ' || (g % 997),
-        'documentType', 'CC', 'documentNumber', (3000000000 + g)::text, 'municipio', (array['05001','11001','76001','08001','25754'])[1 + g % 5],
-        'payRent', 300 + (g::bigint * 7919) % 2000, 'housing_assistance', g % 3 = 0, 'email', 'a' || g || '@example.org'),
-      g % 50 = 0
-    from generate_series(1, ${CASES}) g, (select * from cases where protocol_id = ${p.id} and serial is not null limit 1) c`.execute(h.db);
-  await sql`
-    insert into tasks (entity_id, case_id, code, name, state, responsible_team_id, due_at)
-    select c.entity_id, c.id, 'intake', 'Intake review', case when c.state = 'PENDING' then 'PENDING' else 'ACCEPTED' end, null, c.doc_date + interval '2 days'
-    from cases c where c.serial_month = '2020-01'`.execute(h.db);
-  await sql`analyze`.execute(h.db);
+  if (!reuse) {
+    // Cases in bulk, one task each. Like real ones they arrive in time order (one every 30 s over about a
+    // year, so the heap follows doc_date), and state and city do not follow the order (spread by a hash).
+    await sql`
+      insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data, possible_duplicated)
+      select c.entity_id, c.project_id, c.protocol_id, c.protocol_version_id, c.form_version_id, c.owner_id, c.case_type,
+        '2020-01-' || lpad((1000000 + g)::text, 7, '0'), '2020-01', 1000000 + g, now() - (${CASES} - g) * interval '30 seconds',
+        (array['PENDING','PENDING','PENDING','SUCCESS','REJECTED','CLOSED'])[1 + abs(hashint4(g)) % 6],
+        jsonb_build_object(
+          'firstName', (array['Ana','Luis','María','José','Camila','Jorge','Laura','Andrés','Sofía','Diego'])[1 + g % 10],
+          'lastName', (array['Gómez','Pérez','López','Díaz','Torres','Ramírez','Moreno','Vargas','Castro','Rojas'])[1 + (g / 10) % 10] || ' ' || (g % 997),
+          'documentType', 'CC', 'documentNumber', (3000000000 + g)::text, 'municipio', (array['05001','11001','76001','08001','25754'])[1 + abs(hashint4(g + 7)) % 5],
+          'payRent', 300 + (g::bigint * 7919) % 2000, 'housing_assistance', g % 3 = 0, 'email', 'a' || g || '@example.org'),
+        g % 50 = 0
+      from generate_series(1, ${CASES}) g, (select * from cases where protocol_id = ${p.id} and serial is not null limit 1) c`.execute(h.db);
+    await sql`
+      insert into tasks (entity_id, case_id, code, name, state, responsible_team_id, due_at)
+      select c.entity_id, c.id, 'intake', 'Intake review', case when c.state = 'PENDING' then 'PENDING' else 'ACCEPTED' end, null, c.doc_date + interval '2 days'
+      from cases c where c.serial_month = '2020-01'`.execute(h.db);
+    await sql`analyze`.execute(h.db);
+  }
   const generated = (performance.now() - t0) / 1000;
 
   // The server in its own process, as in production, so that the clients here do not share its event loop.
@@ -133,7 +140,8 @@ try {
   console.log(report.join('\n'));
 } finally {
   await h.close();
-  if (!embedded) {
+  if (process.env.KEEP_DB) console.log(`kept database ${dbName}`);
+  else if (!embedded) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`drop database if exists ${dbName} with (force)`);
