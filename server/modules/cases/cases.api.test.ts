@@ -169,6 +169,14 @@ describe('one case', () => {
     const id = (await req('GET', '/api/cases?limit=1', coordinator)).json<List<Item>>().items[0].id;
     const foreign = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('id').executeTakeFirstOrThrow()).id;
     expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: foreign })).statusCode).toBe(400);
+    // A change within the tenant is in the history with both names.
+    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const before = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ ownerName: string }>().ownerName;
+    expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: reviewerId })).statusCode).toBe(200);
+    const history = (await req('GET', `/api/cases/${id}/history`, coordinator)).json<Array<{ action: string; detail: Record<string, unknown> }>>();
+    const change = history.find((h) => h.action === 'owner_changed')?.detail;
+    expect(change).toMatchObject({ to: reviewerId, fromName: before, toName: 'Rafael Reviewer' });
+    expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: change?.from })).statusCode).toBe(200);
   });
 });
 

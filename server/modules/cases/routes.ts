@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { decodeSearch, type SearchRow, searchRowsSchema } from '../../../core/cases/search.js';
 import { errorCatalog } from '../../../core/errors.js';
@@ -104,6 +104,12 @@ function rowCondition(eb: Eb, row: SearchRow) {
 }
 
 const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate');
+
+/** The history's record of an owner change: ids, and the names as they were then. */
+async function ownerChange(trx: Transaction<Database>, fromId: number, to: { id: number; name: string }) {
+  const from = await trx.selectFrom('users').where('id', '=', fromId).select('name').executeTakeFirst();
+  return { from: fromId, to: to.id, fromName: from?.name ?? null, toName: to.name };
+}
 
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(caseSearchFieldRoutes);
@@ -378,13 +384,13 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      const user = await app.db.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select('id').executeTakeFirst();
+      const user = await app.db.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select(['id', 'name']).executeTakeFirst();
       if (!user) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
       return eachCase(request.body.ids, request.lang, (id) =>
         app.db.transaction().execute(async (trx) => {
           const c = await lockCase(trx, actor.entityId, id);
           await trx.updateTable('cases').set({ owner_id: user.id, version: sql`version + 1`, updated_at: new Date() }).where('id', '=', c.id).execute();
-          await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: { from: c.owner_id, to: user.id } });
+          await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: await ownerChange(trx, c.owner_id, user) });
         }),
       );
     },
@@ -661,10 +667,10 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       await app.db.transaction().execute(async (trx) => {
         const c = await lockCase(trx, actor.entityId, request.params.id);
-        const user = await trx.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select('id').executeTakeFirst();
+        const user = await trx.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select(['id', 'name']).executeTakeFirst();
         if (!user) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
         await trx.updateTable('cases').set({ owner_id: user.id, version: sql`version + 1`, updated_at: new Date() }).where('id', '=', c.id).execute();
-        await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: { from: c.owner_id, to: user.id } });
+        await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: await ownerChange(trx, c.owner_id, user) });
       });
       return { ownerId: request.body.userId };
     },

@@ -71,6 +71,13 @@ function describe(event: HistoryEvent, fields: Map<string, FieldDef>, t: TFuncti
       const reason = typeof event.detail.reason === 'string' && event.detail.reason ? event.detail.reason : undefined;
       return { what: t(`caseView.history.actions.${event.action}`, { task }), more: reason ? t('caseView.history.reason', { reason }) : undefined };
     }
+    case 'owner_changed': {
+      const { fromName, toName } = event.detail;
+      return {
+        what: t('caseView.history.actions.owner_changed'),
+        more: typeof fromName === 'string' && typeof toName === 'string' ? t('caseView.history.fromTo', { from: fromName, to: toName }) : undefined,
+      };
+    }
     case 'participants_changed':
       return { what: t('caseView.history.actions.participants_changed', { count: Array.isArray(event.detail.userIds) ? event.detail.userIds.length : 0 }) };
     default:

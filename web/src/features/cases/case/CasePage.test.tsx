@@ -17,6 +17,7 @@ const history: HistoryEvent[] = [
   { id: 3, action: 'case_submit', type: 'case', userName: 'Ana Applicant', taskName: null, detail: { from: 'DRAFT', to: 'PENDING' }, at: '2026-11-21T14:00:00.000Z' },
   { id: 4, action: 'task_created', type: 'task', userName: null, taskName: 'Intake review', detail: {}, at: '2026-11-21T14:00:00.000Z' },
   { id: 5, action: 'field_changed', type: 'field', userName: 'Carla Coordinator', taskName: null, detail: { field: 'payRent', from: 1200, to: 1300 }, at: '2026-11-21T16:30:00.000Z' },
+  { id: 6, action: 'owner_changed', type: 'case', userName: 'Carla Coordinator', taskName: null, detail: { from: 5, to: 3, fromName: 'Ana Applicant', toName: 'Rafael Reviewer' }, at: '2026-11-21T16:40:00.000Z' },
 ];
 
 /** Serves one case (changed by the actions as the server would), its history, tasks and similar cases. */
@@ -74,7 +75,7 @@ describe('/cases/:id', () => {
     serveCase(caseDetail());
     renderApp('/cases/42');
     const list = await screen.findByRole('list', { name: 'Events of the application, oldest first' });
-    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(5));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(6));
     const rows = within(list).getAllByRole('listitem').map((li) => li.textContent);
     expect(rows).toEqual([
       'Application startedFields: First name11/20/2026 09:00 · Ana Applicant',
@@ -82,6 +83,7 @@ describe('/cases/:id', () => {
       'Application submitted and opened11/21/2026 09:00 · Ana Applicant',
       'Task Intake review created11/21/2026 09:00 · System',
       'Monthly rent changedFrom 1200 to 130011/21/2026 11:30 · Carla Coordinator',
+      'Owner changedFrom Ana Applicant to Rafael Reviewer11/21/2026 11:40 · Carla Coordinator',
     ]);
 
     await act(async () => {
