@@ -46,6 +46,13 @@ describe('upload', () => {
     expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200'))).toContain(`${file.id}.pdf`);
     const pub = await upload(applicant, 'photo.png', PNG, { public: 'true' });
     expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200', 'public'))).toContain(`${pub.json<{ id: string }>().id}.png`);
+    // The plan state counts the tenant's files; another tenant's plan does not see them.
+    const planOf = async (who: { sid: string }) => (await t.request({ method: 'GET', url: '/api/entity/plan', cookies: who })).json<{ diskUsedMb: number }>().diskUsedMb;
+    const before = await planOf(coordinator);
+    const big = Buffer.concat([PDF, Buffer.alloc(300 * 1024, 0x20)]);
+    expect((await upload(applicant, 'scan.pdf', big)).statusCode).toBe(201);
+    expect((await planOf(coordinator)) - before).toBeCloseTo(0.29, 1);
+    expect(await planOf(other)).toBe(0);
   });
 
   it.each([
