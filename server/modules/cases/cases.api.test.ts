@@ -130,8 +130,12 @@ describe('the list', () => {
 describe('one case', () => {
   it('shows its history, takes a data correction with the field changes recorded, and is completed', async () => {
     const id = (await search(coordinator, [{ column: 'data.payRent', op: 'eq', value: 1234 }])).json<List<Item>>().items[0].id;
-    const c = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ data: Record<string, unknown>; version: number; actions: string[] }>();
+    const c = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ data: Record<string, unknown>; version: number; actions: string[]; optionLabels: unknown }>();
     expect(c.actions).toEqual(expect.arrayContaining(['complete', 'close', 'changeOwner']));
+    // Master selects come with the names of the items they hold.
+    expect(c.optionLabels).toMatchObject({ departamento: { '76': 'Valle del Cauca' }, municipio: { '76001': 'Cali' } });
+    const taskId = (await req('GET', `/api/tasks?caseId=${id}`, coordinator)).json<List<{ id: number }>>().items[0].id;
+    expect((await req('GET', `/api/tasks/${taskId}`, coordinator)).json<{ case: { optionLabels: unknown } }>().case.optionLabels).toEqual(c.optionLabels);
     const fixed = await req('PUT', `/api/cases/${id}/data`, coordinator, { data: { ...c.data, payRent: 1300 }, version: c.version });
     expect(fixed.statusCode).toBe(200);
     const history = (await req('GET', `/api/cases/${id}/history`, coordinator)).json<Array<{ action: string; type: string; userName: string; detail: Record<string, unknown> }>>();

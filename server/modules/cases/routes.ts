@@ -23,6 +23,7 @@ import { containsPattern, listQuery, listResponse, paginate, paginateCapped } fr
 import { translate } from '../../i18n.js';
 import { scopeFields } from '../../../core/forms/validator.js';
 import { actorOf } from '../../plugins/session.js';
+import { masterLabels } from '../forms/options.js';
 import { type Actor, can } from '../acl/policy.js';
 import { audit, closeOpenTasks, lockCase, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
@@ -541,6 +542,8 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const caseDetail = caseItem.extend({
     data: z.record(z.string(), z.unknown()),
+    /** Names of the master items the data holds, by field and code. */
+    optionLabels: z.record(z.string(), z.record(z.string(), z.string())),
     form: z.unknown(),
     formId: z.number(),
     version: z.number(),
@@ -561,10 +564,14 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('c.id', '=', request.params.id)
         .executeTakeFirst();
       if (!c) throw new AppError('NOT_FOUND');
-      const participants = await app.db.selectFrom('case_participants as cp').innerJoin('users as u', 'u.id', 'cp.user_id').where('cp.case_id', '=', c.id).select(['u.id', 'u.name']).execute();
+      const [participants, optionLabels] = await Promise.all([
+        app.db.selectFrom('case_participants as cp').innerJoin('users as u', 'u.id', 'cp.user_id').where('cp.case_id', '=', c.id).select(['u.id', 'u.name']).execute(),
+        masterLabels(app.db, actor.entityId, c.definition as FormDefinition, c.data as Record<string, unknown>),
+      ]);
       return {
         ...item(c),
         data: c.data,
+        optionLabels,
         form: c.definition as FormDefinition,
         formId: c.form_id,
         version: c.version,

@@ -23,3 +23,38 @@ export async function masterOptionValues(db: Kysely<Database>, entityId: number,
   for (const r of rows) byMaster.set(r.master, [...(byMaster.get(r.master) ?? []), r.code]);
   return Object.fromEntries(fields.map((f) => [f.name, byMaster.get(f.master as string) ?? []]));
 }
+
+/**
+ * The names of the master items a form's values hold, by field and code
+ * (`{ departamento: { '76': 'Valle del Cauca' } }`), so read-only views show
+ * names rather than codes. Only the codes present in `data` are read,
+ * repeat-group rows included.
+ */
+export async function masterLabels(db: Kysely<Database>, entityId: number, def: FormDefinition | null, data: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+  if (!def) return {};
+  const fields = scopeFieldsDeep(def.fields).filter((f) => f.type === 'master_select' && f.master);
+  if (fields.length === 0) return {};
+  const names = new Set(fields.map((f) => f.name));
+  const codes = new Set<string>();
+  const collect = (value: unknown, key?: string) => {
+    if (Array.isArray(value)) for (const v of value) collect(v, key);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) collect(v, k);
+    else if (key && names.has(key) && (typeof value === 'string' || typeof value === 'number')) codes.add(String(value));
+  };
+  collect(data);
+  if (codes.size === 0) return {};
+  const rows = await db
+    .selectFrom('master_items as i')
+    .innerJoin('masters as m', 'm.id', 'i.master_id')
+    .where('m.entity_id', '=', entityId)
+    .where('m.code', 'in', [...new Set(fields.map((f) => f.master as string))])
+    .where('i.code', 'in', [...codes])
+    .select(['m.code as master', 'i.code', 'i.name'])
+    .execute();
+  const labels: Record<string, Record<string, string>> = {};
+  for (const f of fields) {
+    const own = rows.filter((r) => r.master === f.master);
+    if (own.length) labels[f.name] = Object.fromEntries(own.map((r) => [r.code, r.name]));
+  }
+  return labels;
+}

@@ -14,6 +14,7 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
 import { actorOf } from '../../plugins/session.js';
+import { masterLabels } from '../forms/options.js';
 import { type Actor, can } from '../acl/policy.js';
 import { ADHOC_CODE, acceptTask, assignTask, createAdhocTask, rejectTask, restartTask, saveTaskData } from '../workflow/engine.js';
 
@@ -161,7 +162,11 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
     /** What an ad-hoc task asks for (null for protocol tasks). */
     instructions: z.string().nullable(),
     form: z.object({ versionId: z.number(), definition: z.unknown() }).nullable(),
-    case: z.object({ id: z.number(), number: z.string().nullable(), state: z.string(), ownerName: z.string(), data: z.record(z.string(), z.unknown()), mainForm: z.unknown(), possibleDuplicated: z.boolean(), docDate: z.date().nullable() }),
+    case: z.object({
+      id: z.number(), number: z.string().nullable(), state: z.string(), ownerName: z.string(), data: z.record(z.string(), z.unknown()), mainForm: z.unknown(), possibleDuplicated: z.boolean(), docDate: z.date().nullable(),
+      /** Names of the master items the case data holds, by field and code. */
+      optionLabels: z.record(z.string(), z.record(z.string(), z.string())),
+    }),
     next: z.array(z.object({ code: z.string(), name: z.string(), when: z.string().nullable() })),
     onReject: z.union([z.object({ to: z.string(), name: z.string() }), z.object({ notEligible: z.literal(true) })]).nullable(),
     actions: z.array(z.string()),
@@ -191,7 +196,10 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
         reason: row.reason,
         instructions: row.instructions,
         form: row.form_version_id ? { versionId: row.form_version_id, definition: row.form_definition as FormDefinition } : null,
-        case: { id: row.case_id, number: row.serial, state: row.case_state, ownerName: row.owner_name, data: row.case_data as Record<string, unknown>, mainForm: row.main_form, possibleDuplicated: row.possible_duplicated, docDate: row.doc_date },
+        case: {
+          id: row.case_id, number: row.serial, state: row.case_state, ownerName: row.owner_name, data: row.case_data as Record<string, unknown>, mainForm: row.main_form, possibleDuplicated: row.possible_duplicated, docDate: row.doc_date,
+          optionLabels: await masterLabels(app.db, actor.entityId, row.main_form as FormDefinition, row.case_data as Record<string, unknown>),
+        },
         next: (tpl?.onAccept ?? []).map((e) => ({ code: e.to, name: names.get(e.to) ?? e.to, when: e.when ?? null })),
         onReject: tpl?.onReject ? ('to' in tpl.onReject ? { to: tpl.onReject.to, name: names.get(tpl.onReject.to) ?? tpl.onReject.to } : { notEligible: true as const }) : null,
         actions: await allowedActions(actor, row),

@@ -48,6 +48,8 @@ export type CaseActionName = 'open' | 'complete' | 'close' | 'activate' | 'chang
 /** GET /api/cases/:id. */
 export interface CaseDetail extends CaseItem {
   data: Record<string, unknown>;
+  /** Names of the master items the data holds, by field and code. */
+  optionLabels: Record<string, Record<string, string>>;
   form: FormDefinition | null;
   formId: number;
   version: number;

@@ -8,6 +8,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FieldDef, type FormDefinition, orderedFields } from '../../../../core/forms/definition.js';
 import { compileCondition } from '../../../../core/forms/expr.js';
@@ -52,8 +53,13 @@ export function FileLinks({ value }: { value: unknown }) {
 }
 
 /** A stored value as text: option labels, yes/no, lists, repeat rows as a small table. */
+/** Names of master items by field and code, as the API gives them with the data. */
+export type OptionLabels = Record<string, Record<string, string>>;
+const OptionLabelsContext = createContext<OptionLabels>({});
+
 export function ValueText({ field, value }: { field: FieldDef; value: unknown }) {
   const { t, i18n } = useTranslation();
+  const masterNames = useContext(OptionLabelsContext);
   const language = i18n.resolvedLanguage ?? 'en';
   if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) {
     return (
@@ -94,6 +100,8 @@ export function ValueText({ field, value }: { field: FieldDef; value: unknown })
   }
   const label = (v: unknown) => {
     const option = field.options?.find((o) => o.value === v || String(o.value) === String(v));
+    const masterName = masterNames[field.name]?.[String(v)];
+    if (masterName) return masterName;
     return option ? optionText(option, language) : typeof v === 'boolean' ? t(v ? 'tasks.yes' : 'tasks.no') : String(v);
   };
   const text = Array.isArray(value) ? value.map(label).join(', ') : typeof value === 'object' ? JSON.stringify(value) : label(value);
@@ -116,23 +124,25 @@ function shown(field: FieldDef, data: Record<string, unknown>): boolean {
 }
 
 /** The application's main-form values, read-only. */
-export function DocumentDetail({ form, data }: { form: FormDefinition | null; data: Record<string, unknown> }) {
+export function DocumentDetail({ form, data, optionLabels = {} }: { form: FormDefinition | null; data: Record<string, unknown>; optionLabels?: OptionLabels }) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? 'en';
   if (!form) return <Typography color="text.secondary">{t('tasks.form.noDocument')}</Typography>;
   const fields = valueFields(form.fields).filter((field) => shown(field, data));
   return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, 30%) 1fr' }, columnGap: 2, rowGap: { xs: 0.25, sm: 1 } }}>
-      {fields.map((field) => (
-        <Box key={field.name} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary" sx={{ mt: { xs: 1, sm: 0 } }}>
-            {labelOf(field, language)}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-            <ValueText field={field} value={data[field.name]} />
-          </Typography>
-        </Box>
-      ))}
-    </Box>
+    <OptionLabelsContext.Provider value={optionLabels}>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, 30%) 1fr' }, columnGap: 2, rowGap: { xs: 0.25, sm: 1 } }}>
+        {fields.map((field) => (
+          <Box key={field.name} sx={{ display: 'contents' }}>
+            <Typography component="dt" variant="body2" color="text.secondary" sx={{ mt: { xs: 1, sm: 0 } }}>
+              {labelOf(field, language)}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+              <ValueText field={field} value={data[field.name]} />
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </OptionLabelsContext.Provider>
   );
 }

@@ -319,7 +319,7 @@ export default function TaskPage() {
             )}
           </Section>
           <Section title={t('tasks.documentDetail')} id="task-document">
-            <DocumentDetail form={task.case.mainForm} data={task.case.data} />
+            <DocumentDetail form={task.case.mainForm} data={task.case.data} optionLabels={task.case.optionLabels} />
           </Section>
         </Box>
         {/* On phones the case comes first, then the form. */}

@@ -47,6 +47,7 @@ export const taskDetail = (over: Partial<TaskDetail> = {}): TaskDetail => ({
     mainForm: { name: 'Application', description: '', layout: 'columns', languages: ['en', 'es'], fields: [{ name: 'firstName', type: 'text', label: 'Nombre', label_en: 'First name' }] },
     possibleDuplicated: true,
     docDate: '2026-11-21T07:31:20.000Z',
+    optionLabels: {},
   },
   next: [
     { code: 'eligibility', name: 'Eligibility', when: null },

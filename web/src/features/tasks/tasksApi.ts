@@ -50,6 +50,8 @@ export interface TaskDetail extends TaskItem {
     mainForm: FormDefinition | null;
     possibleDuplicated: boolean;
     docDate: string | null;
+    /** Names of the master items the case data holds, by field and code. */
+    optionLabels: Record<string, Record<string, string>>;
   };
   next: Array<{ code: string; name: string; when: string | null }>;
   onReject: { to: string; name: string } | { notEligible: true } | null;

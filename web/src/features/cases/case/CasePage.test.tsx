@@ -71,6 +71,16 @@ describe('/cases/:id', () => {
     expect(await within(similar).findByRole('link', { name: '2026-10-000007' })).toHaveAttribute('href', '/cases/7');
   });
 
+  test('a master select shows the name of the item, not its code', async () => {
+    const form = caseDetail().form;
+    serveCase(caseDetail({ form: form && { ...form, fields: [...form.fields, { name: 'municipio', type: 'master_select', master: 'municipios', label: 'Municipio', label_en: 'City' }] } }));
+    renderApp('/cases/42');
+    const data = await screen.findByRole('region', { name: 'Application data' });
+    expect(within(data).getByText('City')).toBeInTheDocument();
+    expect(within(data).getByText('Cali')).toBeInTheDocument();
+    expect(within(data).queryByText('76001')).not.toBeInTheDocument();
+  });
+
   test('the history lists every transition and field change with who and when, field names as the form labels them', async () => {
     serveCase(caseDetail());
     renderApp('/cases/42');

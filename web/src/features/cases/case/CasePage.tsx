@@ -207,7 +207,7 @@ export default function CasePage() {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
           <Section title={t('caseView.data')}>
-            <DocumentDetail form={c.form} data={c.data} />
+            <DocumentDetail form={c.form} data={c.data} optionLabels={c.optionLabels} />
           </Section>
           <Documents form={c.form} data={c.data} />
           {showTasks && c.state !== 'DRAFT' && (

@@ -41,7 +41,8 @@ export const caseItem = (over: Partial<CaseItem> = {}): CaseItem => ({
 
 export const caseDetail = (over: Partial<CaseDetail> = {}): CaseDetail => ({
   ...caseItem(),
-  data: { firstName: 'Lucía', lastName: 'Ortega', payRent: 1200, documents: [{ id: 'f1', name: 'lease.pdf', size: 10 }] },
+  data: { firstName: 'Lucía', lastName: 'Ortega', payRent: 1200, municipio: '76001', documents: [{ id: 'f1', name: 'lease.pdf', size: 10 }] },
+  optionLabels: { municipio: { '76001': 'Cali' } },
   form: applicationForm,
   formId: 3,
   version: 3,
