@@ -75,7 +75,7 @@ describe('the form builder', () => {
       const condition = p.getByRole('textbox', { name: 'Show when' });
       // The condition is checked as it is typed, with the position of the problem.
       await condition.fill('thirdParty ==');
-      await p.getByText('Not valid at position 14: The condition ended too early').waitFor();
+      await p.getByText('Not valid at position 14: The condition ended too early', { exact: true }).waitFor();
       await condition.fill('thirdParty == true');
       await p.getByText('The condition is valid').waitFor();
     });
