@@ -33,7 +33,7 @@ if (!url) {
   embedded = await EmbeddedPostgres.start({ dataDir: dir, log: () => {} });
   url = embedded.url;
 }
-// REUSE_DB names a database a previous run kept (KEEP_DB=1): no generation, no drop.
+// REUSE_DB names a database a previous run kept (KEEP_DB=1, with DATABASE_URL): no generation, no drop.
 const reuse = process.env.REUSE_DB;
 const dbName = reuse ?? `casebook_list_${Date.now()}`;
 const dbUrl = await ensureDatabase(url, dbName);
@@ -140,7 +140,7 @@ try {
   console.log(report.join('\n'));
 } finally {
   await h.close();
-  if (process.env.KEEP_DB) console.log(`kept database ${dbName}`);
+  if (!embedded && process.env.KEEP_DB) console.log(`kept database ${dbName}`);
   else if (!embedded) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
