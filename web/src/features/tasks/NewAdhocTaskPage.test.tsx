@@ -18,6 +18,8 @@ function serve(create: Handler, session = sessionFixture) {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(session);
     if (url.startsWith('/api/cases?')) return jsonResponse({ items: [openCase], total: 1 });
+    if (url === '/api/cases/3') return jsonResponse(openCase);
+    if (url === '/api/cases/4') return jsonResponse({ ...openCase, id: 4, number: '2026-11-000004', state: 'SUCCESS' });
     if (url.startsWith('/api/team-members/user-options')) return jsonResponse([{ id: 7, name: 'Rafael Reviewer', email: 'reviewer@demo.test' }]);
     if (url.startsWith('/api/teams?')) return jsonResponse({ items: [{ id: 2, name: 'Intake', description: '', assignment: 'round_robin', active: true, members: 3, openTasks: 4 }], total: 1 });
     if (url.startsWith('/api/forms?')) return jsonResponse({ items: [{ id: 9, code: 'intake-review', name: 'Intake review' }], total: 1 });
@@ -37,6 +39,18 @@ async function pickCase(name: RegExp | string) {
 }
 
 describe('/tareas/nuevo', () => {
+  test('from an application page (?case=) the open application is chosen; a closed one is not', async () => {
+    setScreenWidth(1366);
+    serve(() => undefined);
+    const { unmount } = renderApp('/tareas/nuevo?case=3');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /Application/ })).toHaveValue('2026-11-000003 · María Pérez'));
+    unmount();
+    renderApp('/tareas/nuevo?case=4');
+    expect(await screen.findByRole('heading', { level: 1, name: 'New ad-hoc task' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(screen.getByRole('combobox', { name: /Application/ })).toHaveValue('');
+  });
+
   test('says under each field what is missing or wrong, and sends nothing', async () => {
     setScreenWidth(1366);
     const fetchMock = serve(() => undefined);

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { type Control, Controller, type FieldErrors, type Resolver, type UseFormClearErrors, useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { formatDate } from '../../../../core/dates.js';
 import { ADHOC_DAYS_MAX, type AdhocTaskInput, adhocTaskSchema, hasResponsible } from '../../../../core/workflow/adhoc.js';
 import { useCan, useSession } from '../../app/session/session.js';
@@ -88,7 +88,7 @@ export default function NewAdhocTaskPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const invalidate = useInvalidateTasks();
-  const { control, handleSubmit, setError, clearErrors } = useForm<AdhocTaskValues>({
+  const { control, handleSubmit, setError, clearErrors, setValue } = useForm<AdhocTaskValues>({
     resolver,
     defaultValues: { caseId: null, name: '', instructions: '', kind: 'user', userId: null, teamId: '', expirationDays: '', formId: '' },
   });
@@ -101,6 +101,21 @@ export default function NewAdhocTaskPage() {
     retry: false,
     meta: { silentError: true },
   });
+
+  // From an application's page (`?case=<id>`): that application, when it is open.
+  const [params] = useSearchParams();
+  const fromCase = Number(params.get('case')) || null;
+  const preset = useQuery({
+    queryKey: ['/api/cases', fromCase, 'adhoc-preset'],
+    queryFn: ({ signal }) => apiFetch<OpenCaseOption & { state: string }>(`/api/cases/${fromCase}`, { signal }),
+    enabled: fromCase !== null && can('wf_casos', 'show'),
+    retry: false,
+    meta: { silentError: true },
+  });
+  useEffect(() => {
+    const c = preset.data;
+    if (c?.state === 'PENDING') setValue('caseId', { id: c.id, number: c.number, applicant: c.applicant, protocolName: c.protocolName });
+  }, [preset.data, setValue]);
 
   // The route needs the tasks target; making one needs its create action too.
   const allowed = can('wf_tareas', 'create');

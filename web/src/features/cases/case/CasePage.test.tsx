@@ -71,6 +71,18 @@ describe('/cases/:id', () => {
     expect(await within(similar).findByRole('link', { name: '2026-10-000007' })).toHaveAttribute('href', '/cases/7');
   });
 
+  test('an open application links to a new ad-hoc task on it, for those who may create tasks', async () => {
+    serveCase(caseDetail({ state: 'PENDING' }), sessionWith(TARGETS));
+    const { unmount } = renderApp('/cases/42');
+    const tasks = await screen.findByRole('region', { name: 'Tasks' });
+    expect(within(tasks).getByRole('link', { name: 'New task' })).toHaveAttribute('href', '/tareas/nuevo?case=42');
+    unmount();
+    serveCase(caseDetail({ state: 'PENDING' }), sessionWith(TARGETS, { rules: Object.fromEntries(TARGETS.map((t) => [t, t === 'wf_tareas' ? ['show'] : ['show', 'create']])) }));
+    renderApp('/cases/42');
+    const again = await screen.findByRole('region', { name: 'Tasks' });
+    expect(within(again).queryByRole('link', { name: 'New task' })).not.toBeInTheDocument();
+  });
+
   test('a master select shows the name of the item, not its code', async () => {
     const form = caseDetail().form;
     serveCase(caseDetail({ form: form && { ...form, fields: [...form.fields, { name: 'municipio', type: 'master_select', master: 'municipios', label: 'Municipio', label_en: 'City' }] } }));

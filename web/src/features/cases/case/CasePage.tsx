@@ -1,3 +1,4 @@
+import AddTaskOutlined from '@mui/icons-material/AddTaskOutlined';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import DoNotDisturbOnOutlined from '@mui/icons-material/DoNotDisturbOnOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -211,7 +212,16 @@ export default function CasePage() {
           </Section>
           <Documents form={c.form} data={c.data} />
           {showTasks && c.state !== 'DRAFT' && (
-            <Section title={t('caseView.tasks')}>
+            <Section
+              title={t('caseView.tasks')}
+              action={
+                c.state === 'PENDING' && can('wf_tareas', 'create') ? (
+                  <Button size="small" startIcon={<AddTaskOutlined />} component={RouterLink} to={`/tareas/nuevo?case=${c.id}`}>
+                    {t('adhocTasks.new')}
+                  </Button>
+                ) : undefined
+              }
+            >
               {timeline.isError && <Alert severity="error">{errorMessage(timeline.error)}</Alert>}
               {timeline.isPending && <Skeleton variant="rectangular" height={120} aria-label={t('common.loading')} />}
               {timeline.data && timeline.data.tasks.length === 0 && <Typography color="text.secondary">{t('tasks.timeline.empty')}</Typography>}
