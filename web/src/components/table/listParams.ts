@@ -63,3 +63,16 @@ export function useListQuery<T>(path: string, params: ListParams, extra: Record<
     placeholderData: keepPreviousData,
   });
 }
+
+/** A DataTable's paging and sorting, bound to one list's params: `<DataTable {...tablePaging(list)} … />`. */
+export function tablePaging(list: ReturnType<typeof useListParams>) {
+  return {
+    page: list.params.page,
+    rowsPerPage: list.params.limit,
+    onPageChange: list.setPage,
+    onRowsPerPageChange: list.setLimit,
+    sortBy: list.params.sortBy,
+    descending: list.params.descending,
+    onSortChange: list.setSort,
+  };
+}

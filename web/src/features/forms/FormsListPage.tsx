@@ -17,7 +17,7 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { FORMS_PATH, type FormSummary, type FormView, formQueryKey, useInvalidateForms } from './formsApi.js';
@@ -114,13 +114,7 @@ export default function FormsListPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(form) => form.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search ? t('dataTable.noMatches') : t('forms.list.empty')}
           actions={actions}

@@ -24,7 +24,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { apiDownload, apiFetch, errorMessage, saveBlob } from '../../lib/api.js';
 import { ImportDialog } from './ImportDialog.js';
@@ -212,13 +212,7 @@ function Items({ master }: { master: Master }) {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(item) => item.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search || parent || state !== 'all' ? t('dataTable.noMatches') : t('masters.items.empty')}
           actions={actions}

@@ -22,7 +22,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
 import { ImportProblemsDialog } from './ImportProblemsDialog.js';
@@ -217,13 +217,7 @@ export default function ProtocolsPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(protocol) => protocol.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search ? t('dataTable.noMatches') : t('protocols.empty')}
           actions={actions}

@@ -13,7 +13,7 @@ import { useCan } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { ApiError, apiFetch } from '../../lib/api.js';
 import { type AssignTarget, AssignDialog } from './AssignDialog.js';
 import { BulkResultDialog } from './BulkResultDialog.js';
@@ -161,13 +161,7 @@ export default function AdminTasksPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(task) => task.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={t('dataTable.noMatches')}
         />

@@ -12,7 +12,7 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from './taskCells.js';
@@ -116,13 +116,7 @@ export default function PendingsPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(task) => task.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search ? t('dataTable.noMatches') : t('tasks.noPendings')}
           actions={actions}

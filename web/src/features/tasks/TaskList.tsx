@@ -2,7 +2,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/table/DataTable.js';
-import { useListParams } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { TaskFilters, useTaskFilters, useTaskList } from './TaskFilters.js';
 import { useTaskColumns } from './taskCells.js';
 
@@ -32,13 +32,7 @@ export function TaskList({ label, emptyText, fixed }: TaskListProps) {
         rows={query.data?.items}
         total={query.data?.total ?? 0}
         getRowId={(task) => task.id}
-        page={list.params.page}
-        rowsPerPage={list.params.limit}
-        onPageChange={list.setPage}
-        onRowsPerPageChange={list.setLimit}
-        sortBy={list.params.sortBy}
-        descending={list.params.descending}
-        onSortChange={list.setSort}
+        {...tablePaging(list)}
         loading={query.isFetching}
         emptyText={filtered ? t('dataTable.noMatches') : emptyText}
       />

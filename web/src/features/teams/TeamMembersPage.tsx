@@ -19,7 +19,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { MemberDialog } from './MemberDialog.js';
@@ -119,13 +119,7 @@ export default function TeamMembersPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(member) => member.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search || teamFilter ? t('dataTable.noMatches') : t('teams.noMembers')}
           actions={actions}

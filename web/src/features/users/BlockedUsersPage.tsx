@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../../core/dates.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { BLOCKED_PATH, type UserItem, useUnlockUser } from './usersApi.js';
 
@@ -43,13 +43,7 @@ export default function BlockedUsersPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(user) => user.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search ? t('dataTable.noMatches') : t('blockedUsers.empty')}
           actions={

@@ -22,7 +22,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { PlanState } from './PlanState.js';
@@ -141,13 +141,7 @@ export default function UsersPage() {
           rows={query.data?.items}
           total={query.data?.total ?? 0}
           getRowId={(user) => user.id}
-          page={list.params.page}
-          rowsPerPage={list.params.limit}
-          onPageChange={list.setPage}
-          onRowsPerPageChange={list.setLimit}
-          sortBy={list.params.sortBy}
-          descending={list.params.descending}
-          onSortChange={list.setSort}
+          {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search || lockFilter !== 'all' ? t('dataTable.noMatches') : t('userAdmin.empty')}
           actions={actions}
