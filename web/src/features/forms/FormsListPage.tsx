@@ -7,7 +7,6 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -22,6 +21,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { FORMS_PATH, type FormSummary, type FormView, formQueryKey, useInvalidateForms } from './formsApi.js';
 import { previewStorageKey } from './builder/ViewTab.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** /formularios: the tenant's forms with search and paging; new, open in the builder, delete. */
 export default function FormsListPage() {
@@ -119,11 +119,7 @@ export default function FormsListPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('forms.list.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
     </>
   );

@@ -31,6 +31,7 @@ import { ImportDialog } from './ImportDialog.js';
 import { ItemDialog } from './ItemDialog.js';
 import { itemsPath, MASTERS_PATH, type Master, type MasterItem, masterTarget, useInvalidateMasters, useMasterQuery } from './mastersApi.js';
 import { ParentItemPicker } from './ParentItemPicker.js';
+import { ListError } from '../../components/table/ListError.js';
 
 type StateFilter = 'all' | 'active' | 'inactive';
 
@@ -217,11 +218,7 @@ function Items({ master }: { master: Master }) {
           emptyText={list.params.search || parent || state !== 'all' ? t('dataTable.noMatches') : t('masters.items.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {editing && <ItemDialog master={master} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       {importing && <ImportDialog master={master} onClose={() => setImporting(false)} />}

@@ -8,7 +8,6 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +23,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { MasterDialog } from './MasterDialog.js';
 import { MASTERS_PATH, type Master, masterPagePath, useInvalidateMasters } from './mastersApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** Copies text, falling back to a message with the text when the browser refuses. */
 async function copyText(text: string, done: string, failed: string) {
@@ -124,11 +124,7 @@ export default function MastersPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('masters.list.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {editing && <MasterDialog master={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </>

@@ -18,6 +18,7 @@ import { apiFetch } from '../../lib/api.js';
 import { useProtocolOptions } from '../tasks/TaskFilters.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from '../tasks/taskCells.js';
 import { PROTOCOLS_PATH, type ProtocolTasks, TASK_GROUPS, type TaskGroup } from './protocolsApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 type Row = ProtocolTasks['items'][number];
 
@@ -129,11 +130,7 @@ export default function ProtocolTasksPage() {
             </Box>
           </>
         )}
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
     </>
   );

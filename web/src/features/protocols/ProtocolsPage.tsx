@@ -27,6 +27,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
 import { ImportProblemsDialog } from './ImportProblemsDialog.js';
 import { PROTOCOLS_PATH, type ProtocolDetail, type ProtocolSummary, useInvalidateProtocols } from './protocolsApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** Downloads the export of one protocol as the file the server names. */
 async function downloadExport(protocol: ProtocolSummary): Promise<void> {
@@ -222,11 +223,7 @@ export default function ProtocolsPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('protocols.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {importFailure && <ImportProblemsDialog {...importFailure} onClose={() => setImportFailure(null)} />}
     </>

@@ -20,6 +20,7 @@ import { BulkResultDialog } from './BulkResultDialog.js';
 import { TaskFilters, useTaskFilters, useTaskList } from './TaskFilters.js';
 import { useTaskColumns } from './taskCells.js';
 import { type BulkResult, TASKS_PATH, type TaskItem, useInvalidateTasks } from './tasksApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 type Report = { title: string; result: BulkResult };
 
@@ -165,11 +166,7 @@ export default function AdminTasksPage() {
           loading={query.isFetching}
           emptyText={t('dataTable.noMatches')}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {assigning && (
         <AssignDialog

@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -17,6 +16,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from './taskCells.js';
 import { PENDING_PATH, type PendingItem, TASKS_PATH, useInvalidateTasks } from './tasksApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** A yes/no column: the word, so it reads without colour. */
 function Flag({ value }: { value: boolean }) {
@@ -121,11 +121,7 @@ export default function PendingsPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('tasks.noPendings')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
     </>
   );

@@ -1,10 +1,10 @@
 import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/table/DataTable.js';
 import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { TaskFilters, useTaskFilters, useTaskList } from './TaskFilters.js';
 import { useTaskColumns } from './taskCells.js';
+import { ListError } from '../../components/table/ListError.js';
 
 interface TaskListProps {
   /** The table's accessible name. */
@@ -36,11 +36,7 @@ export function TaskList({ label, emptyText, fixed }: TaskListProps) {
         loading={query.isFetching}
         emptyText={filtered ? t('dataTable.noMatches') : emptyText}
       />
-      {query.isError && (
-        <Typography color="error" role="alert" sx={{ mt: 1 }}>
-          {query.error.message}
-        </Typography>
-      )}
+      <ListError error={query.error} />
     </Paper>
   );
 }

@@ -8,7 +8,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +23,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { MemberDialog } from './MemberDialog.js';
 import { MEMBERS_PATH, type TeamMemberItem, useInvalidateTeams, useTeamOptions } from './teamsApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** /integrantes-equipos: who is in which team, as leader or member; add, edit, remove. `?team=` filters. */
 export default function TeamMembersPage() {
@@ -124,11 +124,7 @@ export default function TeamMembersPage() {
           emptyText={list.params.search || teamFilter ? t('dataTable.noMatches') : t('teams.noMembers')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {editing && (
         <MemberDialog

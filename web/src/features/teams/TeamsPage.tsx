@@ -23,6 +23,7 @@ import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
 import { TeamDialog } from './TeamDialog.js';
 import { type TeamItem, TEAMS_PATH, useInvalidateTeams } from './teamsApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 /** /equipos: the teams, how each assigns tasks, its members and open tasks; create, edit, delete. */
 export default function TeamsPage() {
@@ -126,11 +127,7 @@ export default function TeamsPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('teams.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {editing && <TeamDialog team={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </>

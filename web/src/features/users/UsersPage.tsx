@@ -10,7 +10,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { useState } from 'react';
@@ -28,6 +27,7 @@ import { apiFetch } from '../../lib/api.js';
 import { PlanState } from './PlanState.js';
 import { UserDialog } from './UserDialog.js';
 import { type UserItem, USERS_PATH, useInvalidateUsers, useUnlockUser } from './usersApi.js';
+import { ListError } from '../../components/table/ListError.js';
 
 type LockFilter = 'all' | 'locked' | 'unlocked';
 
@@ -146,11 +146,7 @@ export default function UsersPage() {
           emptyText={list.params.search || lockFilter !== 'all' ? t('dataTable.noMatches') : t('userAdmin.empty')}
           actions={actions}
         />
-        {query.isError && (
-          <Typography color="error" role="alert" sx={{ mt: 1 }}>
-            {query.error.message}
-          </Typography>
-        )}
+        <ListError error={query.error} />
       </Paper>
       {editing && <UserDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </>
