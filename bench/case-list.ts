@@ -5,9 +5,10 @@
  * server runs in its own process (`server/main.ts` on the same database).
  * Writes the EXPLAIN (ANALYZE, BUFFERS) of the hot queries to bench/explain/.
  * Target (issue 6): p95 under 50 ms.
- * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL)
+ * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL, ONLY)
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -20,6 +21,27 @@ import { openDb } from '../server/db/pool.js';
 import { seedDemo } from '../server/db/seed/demo.js';
 import { RENTAL_PROTOCOL_CODE, seedDemoWorkflow } from '../server/db/seed/workflow.js';
 import { freePort, startServer } from '../tests/support/server-process.js';
+
+/** CPU seconds (user + system) spent so far by the processes that pass `which` and their ended children, from /proc (Linux). */
+function cpuSeconds(which: (pid: number, comm: string) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!which(pid, comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, and the cutime, cstime of children that ended (fields 14 to 17 of stat): a backend
+      // that exits meanwhile is then still counted, in its postmaster.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
 
 const CASES = Number(process.env.CASES ?? 1_000_000);
 const CLIENTS = Number(process.env.CLIENTS ?? 20);
@@ -66,50 +88,85 @@ try {
       insert into tasks (entity_id, case_id, code, name, state, responsible_team_id, due_at)
       select c.entity_id, c.id, 'intake', 'Intake review', case when c.state = 'PENDING' then 'PENDING' else 'ACCEPTED' end, null, c.doc_date + interval '2 days'
       from cases c where c.serial_month = '2020-01'`.execute(h.db);
-    await sql`analyze`.execute(h.db);
+    // What autovacuum does on a live database (the machine's PostgreSQL here runs with it off): statistics
+    // for the planner and a visibility map for index-only scans.
+    await sql`vacuum analyze cases`.execute(h.db);
+    await sql`vacuum analyze tasks`.execute(h.db);
   }
   const generated = (performance.now() - t0) / 1000;
 
   // The server in its own process, as in production, so that the clients here do not share its event loop.
   const port = await freePort();
-  const server = startServer({ DATABASE_URL: dbUrl, PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'casebook-list-data-')), LOG_LEVEL: 'warn' });
+  const server = startServer({ DATABASE_URL: dbUrl, PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'casebook-list-data-')), LOG_LEVEL: 'warn' }, {
+    // SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
+    nodeArgs: process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+  });
   await server.waitFor(/is running at/, 120_000);
   const base = `http://127.0.0.1:${port}`;
   const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'coordinator@demo.test', password: 'Demo12345' }) });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 
-  const scenarios: Array<[string, string]> = [
+  // Each filter as the list screen asks for it: the page without a count, and the count once per filter.
+  const filters: Array<[string, string]> = [
     ['document number (equality on a form field)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.documentNumber', op: 'eq', value: '3000123457' }]))}`],
     ['last name and state (equality on a form field + a column)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.lastName', op: 'eq', value: 'Pérez 42' }, { column: 'state', op: 'eq', value: 'PENDING' }]))}`],
-    ['city (a form field matching 20% of all cases), first page', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.municipio', op: 'eq', value: '76001' }]))}`],
-    ['no filter, first page', ''],
+    ['city (a form field matching 20% of all cases)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.municipio', op: 'eq', value: '76001' }]))}`],
+    ['no filter', ''],
   ];
+  const scenarios = filters.flatMap(([name, query]): Array<[string, string]> => [
+    [`${name}: first page`, `/api/cases?limit=20&count=false&${query}`],
+    [`${name}: count`, `/api/cases/count?${query}`],
+  ]);
+  // node:http on a keep-alive agent rather than fetch: the clients share the server's two cores, and
+  // fetch spent about 0.5 ms of CPU per request that remote browsers would not take from the server.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const get = (pathAndQuery: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get(`${base}${pathAndQuery}`, { agent, headers: { cookie } }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+    });
   const run = async (query: string, clients: number, seconds: number) => {
     const latencies: number[] = [];
+    const cpu0 = { client: process.cpuUsage(), server: cpuSeconds((pid) => pid === server.proc.pid), db: cpuSeconds((_, comm) => comm === 'postgres') };
     const end = Date.now() + seconds * 1000;
     await Promise.all(
       Array.from({ length: clients }, async () => {
         while (Date.now() < end) {
           const s = performance.now();
-          const res = await fetch(`${base}/api/cases?limit=20&${query}`, { headers: { cookie } });
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`${query}: HTTP ${res.status}`);
+          const status = await get(query);
+          if (status !== 200) throw new Error(`${query}: HTTP ${status}`);
           latencies.push(performance.now() - s);
         }
       }),
     );
+    // Where the two cores went, in CPU milliseconds per request: the clients here, the server, PostgreSQL.
+    const perRequest = (cpuSecondsSpent: number) => ((cpuSecondsSpent * 1000) / latencies.length).toFixed(2);
+    const clientCpu = process.cpuUsage(cpu0.client);
+    const cpu = {
+      client: perRequest((clientCpu.user + clientCpu.system) / 1e6),
+      server: perRequest(cpuSeconds((pid) => pid === server.proc.pid) - cpu0.server),
+      db: perRequest(cpuSeconds((_, comm) => comm === 'postgres') - cpu0.db),
+    };
     latencies.sort((a, b) => a - b);
     const pct = (x: number) => `${latencies[Math.min(latencies.length - 1, Math.floor((x / 100) * latencies.length))].toFixed(1)} ms`;
-    return { n: latencies.length, perSecond: (latencies.length / seconds).toFixed(0), pct };
+    return { n: latencies.length, perSecond: (latencies.length / seconds).toFixed(0), pct, cpu };
   };
   report.push(
-    `| query (GET /api/cases, 20 per page, sorted by date) | 1 client: p50 | ${CLIENTS} clients: requests/s | p50 | p95 | p99 |`,
-    `|---|---|---|---|---|---|`,
+    `| request (the page: GET /api/cases, 20 per page, newest first; the count: GET /api/cases/count, up to 1,000) | 1 client: p50 | ${CLIENTS} clients: requests/s | p50 | p95 | p99 | CPU ms per request: clients / server / PostgreSQL |`,
+    `|---|---|---|---|---|---|---|`,
   );
-  for (const [name, query] of scenarios) {
+  // ONLY=<part of a name> measures just the scenarios whose name contains it.
+  for (const [name, query] of scenarios.filter(([n]) => !process.env.ONLY || n.includes(process.env.ONLY))) {
+    // What the filter finds, so that a wrong request is not measured as a fast one.
+    const found = (await (await fetch(`${base}${query}`, { headers: { cookie } })).json()) as { items?: unknown[]; total: number; capped: boolean };
+    if (!(found.total > 0)) throw new Error(`${name}: nothing found`);
     const alone = await run(query, 1, 3);
     const loaded = await run(query, CLIENTS, SECONDS);
-    report.push(`| ${name} | ${alone.pct(50)} | ${loaded.perSecond} | ${loaded.pct(50)} | ${loaded.pct(95)} | ${loaded.pct(99)} |`);
+    report.push(`| ${name} (${found.items ? `${found.items.length} rows` : `${found.capped ? 'more than ' : ''}${found.total}`}) | ${alone.pct(50)} | ${loaded.perSecond} | ${loaded.pct(50)} | ${loaded.pct(95)} | ${loaded.pct(99)} | ${loaded.cpu.client} / ${loaded.cpu.server} / ${loaded.cpu.db} |`);
   }
   server.proc.kill('SIGTERM');
   await server.exited;
@@ -118,14 +175,17 @@ try {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   mkdirSync(path.join('bench', 'explain'), { recursive: true });
-  // The two statements GET /api/cases runs for a page: the page itself, then the total counted up to 1,000.
+  // The statements behind the two requests: the page (one row more than shown, to know whether more
+  // follow) and the count up to 1,000 (the SQL as the server sends it, with the values inlined).
   const where = (filter: string) => `c.entity_id = ${p.entity_id} and c.state <> 'DRAFT' and ${filter}`;
-  const page = (filter: string) => `select c.id, c.serial, c.state, (select count(*) from tasks t where t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY')) as open_tasks from cases c join users o on o.id = c.owner_id join protocols p on p.id = c.protocol_id where ${where(filter)} order by c.doc_date desc nulls last, c.id desc limit 20`;
-  const count = (filter: string) => `select count(*) from (select 1 from cases c join users o on o.id = c.owner_id join protocols p on p.id = c.protocol_id where ${where(filter)} limit 1001) as counted`;
+  const page = (filter: string) =>
+    `select c.id, c.serial, c.state, c.protocol_id, c.case_type, c.owner_id, c.doc_date, (select p.name from protocols p where p.id = c.protocol_id) as protocol_name, (select o.name from users o where o.id = c.owner_id) as owner_name, c.possible_duplicated, c.created_at, c.updated_at, trim(coalesce(c.data->>'firstName', '') || ' ' || coalesce(c.data->>'lastName', '')) as applicant, (select count(*) from tasks t where t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY'))::int as open_tasks from cases c where ${where(filter)} order by c.doc_date desc nulls last, c.id desc limit 21`;
+  const count = (filter: string) => `select count(*) from (select 1 from cases c where ${where(filter)} limit 1001) as counted`;
   const documentNumber = `(c.data @> '{"documentNumber":"3000123457"}'::jsonb or c.data @> '{"documentNumber":3000123457}'::jsonb)`;
   const city = `(c.data @> '{"municipio":"76001"}'::jsonb or c.data @> '{"municipio":76001}'::jsonb)`;
   const plans: Array<[string, string]> = [
     ['case-list-document-number-page', page(documentNumber)],
+    ['case-list-document-number-count', count(documentNumber)],
     ['case-list-city-page', page(city)],
     ['case-list-city-count', count(city)],
     ['case-list-no-filter-page', page('true')],
@@ -140,7 +200,7 @@ try {
   console.log(report.join('\n'));
 } finally {
   await h.close();
-  if (!embedded && process.env.KEEP_DB) console.log(`kept database ${dbName}`);
+  if (!embedded && (process.env.KEEP_DB || reuse)) console.log(`kept database ${dbName}`);
   else if (!embedded) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

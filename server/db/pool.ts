@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Compilable, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types.js';
 
@@ -24,10 +24,28 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * Runs `query` as a named statement, parsed and planned once per connection
+ * instead of on every call. Only for statements whose plan cannot depend on
+ * their values (a lookup by a unique key): after five runs PostgreSQL may
+ * keep one generic plan for all values. A Db not opened here (none today)
+ * runs it as usual.
+ */
+export async function executeNamed<R>(db: Db, name: string, query: Compilable<R>): Promise<R[]> {
+  const compiled = query.compile();
+  const pool = pools.get(db);
+  if (!pool) return (await db.executeQuery(compiled)).rows;
+  const result = await pool.query({ name, text: compiled.sql, values: compiled.parameters as unknown[] });
+  return result.rows as R[];
+}
+
 export function openDb(connectionString: string, options: { max?: number; onError?: (e: Error) => void } = {}): DbHandle {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', (e) => options.onError?.(e));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   return { db, pool, close: () => db.destroy() };
 }

@@ -47,23 +47,43 @@ export async function paginate<DB, TB extends keyof DB, O>(
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * One page and a total counted only up to `cap`: on a very large table the
- * exact count of a broad filter costs more than the page itself, and a list
- * only needs to say "more than 10,000". `capped` tells the client the total
- * is a floor. A first page that is not full is the whole result, uncounted.
+ * How many rows `query` matches, counted only up to `cap`: on a very large
+ * table the exact count of a broad filter costs more than a page, and a list
+ * only needs to say "more than 1,000". `capped` says the total is a floor.
+ */
+export async function countCapped<DB, TB extends keyof DB, O>(
+  db: QueryExecutorProvider,
+  query: SelectQueryBuilder<DB, TB, O>,
+  cap: number,
+): Promise<{ total: number; capped: boolean }> {
+  const limited = query.clearSelect().clearOrderBy().select(sql<number>`1`.as('one')).limit(cap + 1);
+  const counted = await sql<{ n: string }>`select count(*) as n from (${limited}) as counted`.execute(db);
+  const n = Number(counted.rows[0]?.n ?? 0);
+  return { total: Math.min(n, cap), capped: n > cap };
+}
+
+/**
+ * One page and a total counted only up to `cap` (at least to the end of the
+ * page). A first page that is not full is the whole result, uncounted. With
+ * `count: false` nothing is counted: the page is read one row long, and the
+ * total is the rows up to this page's end, `capped` when more follow (the
+ * client asks for the count on its own, once per filter).
  */
 export async function paginateCapped<DB, TB extends keyof DB, O>(
   db: QueryExecutorProvider,
   query: SelectQueryBuilder<DB, TB, O>,
   { page, limit }: Page,
   cap = 10_000,
+  { count = true } = {},
 ): Promise<{ rows: O[]; total: number; capped: boolean }> {
   const offset = (page - 1) * limit;
+  if (!count) {
+    const rows = await query.limit(limit + 1).offset(offset).execute();
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    return { rows, total: offset + rows.length, capped: more };
+  }
   const rows = await query.limit(limit).offset(offset).execute();
   if (page === 1 && rows.length < limit) return { rows, total: rows.length, capped: false };
-  const upTo = Math.max(cap, offset + limit);
-  const limited = query.clearSelect().clearOrderBy().select(sql<number>`1`.as('one')).limit(upTo + 1);
-  const counted = await sql<{ n: string }>`select count(*) as n from (${limited}) as counted`.execute(db);
-  const n = Number(counted.rows[0]?.n ?? 0);
-  return { rows, total: Math.min(n, upTo), capped: n > upTo };
+  return { rows, ...(await countCapped(db, query, Math.max(cap, offset + limit))) };
 }

@@ -14,8 +14,8 @@ export interface ServerProcess {
 }
 
 /** Starts `node --import tsx server/main.ts` as `npm start` does, with the given environment. */
-export function startServer(env: Record<string, string>): ServerProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
+export function startServer(env: Record<string, string>, { nodeArgs = [] as string[] } = {}): ServerProcess {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/pool.js';
+import { type Db, executeNamed } from '../../db/pool.js';
 import type { Actor } from '../acl/policy.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -30,7 +30,8 @@ export async function createSession(db: Db, userId: number, projectId: number | 
  */
 export async function actorForToken(db: Db, token: string): Promise<Actor | undefined> {
   if (token.length < 20 || token.length > 100) return undefined;
-  const row = await db
+  // The same statement on every request: named, so each connection plans it once (a unique-key lookup).
+  const [row] = await executeNamed(db, 'actor-for-token', db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('entities as e', 'e.id', 'u.entity_id')
@@ -41,8 +42,7 @@ export async function actorForToken(db: Db, token: string): Promise<Actor | unde
       'u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'u.active', 'u.locked',
       'e.docnumber', 'e.name as entity_name', 'e.active as entity_active', 'e.acl_version',
       'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.super_admin',
-    ])
-    .executeTakeFirst();
+    ]));
   if (!row) return undefined;
   const now = Date.now();
   const idle = now - row.last_seen_at.getTime() > row.idle_seconds * 1000;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { encodeSearch } from '../../../core/cases/search.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 
@@ -15,7 +16,7 @@ afterAll(() => t.close());
 
 type Err = { error: { code: string; message: string; details?: Array<{ path: string; message: string }> } };
 type List<T> = { items: T[]; total: number };
-type Item = { id: number; number: string; state: string; applicant: string; possibleDuplicated: boolean };
+type Item = { id: number; number: string; state: string; applicant: string; ownerName: string; possibleDuplicated: boolean };
 const req = (method: string, url: string, who: { sid: string }, payload?: unknown, lang = 'en') =>
   t.request({ method: method as 'GET', url, cookies: { ...who, lang }, payload: payload as string });
 const search = (who: { sid: string }, rows: Parameters<typeof encodeSearch>[0], extra = '') =>
@@ -107,6 +108,17 @@ describe('the list', () => {
     expect(rejected.items.every((i) => i.state === 'REJECTED')).toBe(true);
     const empty = (await search(coordinator, [{ column: 'data.third_party_email', op: 'empty' }])).json<List<Item>>();
     expect(empty.total).toBeGreaterThan(0);
+    // The owner's name, a column of another table.
+    const all = (await req('GET', '/api/cases?limit=100', coordinator)).json<List<Item>>();
+    const owner = all.items[0].ownerName;
+    const byOwner = (await search(coordinator, [{ column: 'ownerName', op: 'contains', value: owner.slice(1, -1).toUpperCase() }])).json<List<Item>>();
+    expect(byOwner.total).toBe(all.items.filter((i) => i.ownerName === owner).length);
+    expect((await search(coordinator, [{ column: 'ownerName', op: 'ne', value: owner }])).json<List<Item>>().items.every((i) => i.ownerName !== owner)).toBe(true);
+  });
+
+  it('keeps the form-data index without a pending list, so that searches never read one (migration 0011)', async () => {
+    const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = 'cases_data_gin'`.execute(t.db);
+    expect(rows[0]?.options).toContain('fastupdate=off');
   });
 
   it('refuses an unknown column or operator with a clear 400', async () => {
@@ -203,6 +215,30 @@ describe('a total counted up to a cap', () => {
     const res = (await req('GET', '/api/cases?limit=1', coordinator)).json<{ total: number; capped: boolean }>();
     expect(res.capped).toBe(false);
     expect(res.total).toBeGreaterThan(1);
+  });
+
+  it('without a count, a page says only whether more follow; the count comes on its own for the same filters', async () => {
+    const { paginateCapped } = await import('../../lib/list.js');
+    const q = () => t.db.selectFrom('cases').select('id').orderBy('id');
+    const all = (await q().execute()).length;
+    expect(await paginateCapped(t.db, q(), { page: 1, limit: 2 }, 1000, { count: false })).toMatchObject({ total: 2, capped: true });
+    const last = await paginateCapped(t.db, q(), { page: 2, limit: all - 2 }, 1000, { count: false });
+    expect(last).toMatchObject({ total: all, capped: false });
+    expect(last.rows.map((r) => r.id)).toEqual((await q().execute()).slice(all - 2).map((r) => r.id));
+
+    const counted = (await req('GET', '/api/cases/count?state=PENDING', coordinator)).json<{ total: number; capped: boolean }>();
+    const pending = (await req('GET', '/api/cases?state=PENDING&limit=100', coordinator)).json<{ items: Item[]; total: number }>();
+    expect(counted).toEqual({ total: pending.total, capped: false });
+    const page = (await req('GET', '/api/cases?state=PENDING&limit=1&count=false', coordinator)).json<{ items: Item[]; total: number; capped: boolean }>();
+    expect(page).toMatchObject({ total: 1, capped: pending.total > 1 });
+    expect(page.items.map((i) => i.id)).toEqual(pending.items.slice(0, 1).map((i) => i.id));
+    // The count checks the search as the list does, and sees only the caller's tenant.
+    const bad = await req('GET', `/api/cases/count?filters=${encodeURIComponent(encodeSearch([{ column: 'data.x', op: 'nope' as never, value: '1' }]))}`, coordinator);
+    expect(bad.statusCode).toBe(400);
+    expect((await req('GET', '/api/cases/count', other)).json<{ total: number }>().total).toBe(0);
+    const mine = (await req('GET', '/api/cases/count', applicant)).json<{ total: number }>().total;
+    expect(mine).toBe((await req('GET', '/api/cases?limit=100', applicant)).json<{ total: number }>().total);
+    expect((await req('GET', '/api/cases/count?limit=5', coordinator)).statusCode).toBe(400);
   });
 });
 

@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import { createQueryClient } from '../../app/queryClient.js';
+import i18n from '../../i18n/index.js';
 import { jsonResponse, mockFetch, setScreenWidth } from '../../test/utils.js';
 import { type Column, DataTable } from './DataTable.js';
 import { useListParams, useListQuery } from './listParams.js';
@@ -133,5 +134,28 @@ describe('DataTable', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(within(within(list).getAllByRole('listitem')[0] as HTMLElement).getByText('Person 01')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Sort by' })).toBeInTheDocument();
+  });
+
+  test('a total that is a floor reads "more than" in both languages and keeps the next page open', async () => {
+    setScreenWidth(1280);
+    const rows = PEOPLE.slice(0, 10);
+    const view = (page: number) => (
+      <DataTable label="People" columns={[{ id: 'name', label: 'Name', render: (p: Person) => p.name }]} rows={rows} total={1000} totalIsFloor getRowId={(p) => p.id}
+        page={page} rowsPerPage={10} onPageChange={() => {}} onRowsPerPageChange={() => {}} emptyText="Nobody" />
+    );
+    const { rerender } = render(view(0));
+    expect(screen.getByText('1–10 of more than 1,000')).toBeInTheDocument();
+    // Past the floor the page is not pulled back, and the label grows with it.
+    rerender(view(120));
+    expect(screen.getByText('1,201–1,210 of more than 1,210')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to next page' })).toBeEnabled();
+    await i18n.changeLanguage('es');
+    try {
+      rerender(view(0));
+      // Spanish groups thousands from five digits on (1000, 12.000).
+      expect(screen.getByText('1–10 de más de 1000')).toBeInTheDocument();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

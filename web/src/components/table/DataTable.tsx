@@ -38,6 +38,8 @@ export interface DataTableProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[] | undefined;
   total: number;
+  /** `total` is a floor: more rows follow ("1–20 of more than 1,000"), and the next page stays open. */
+  totalIsFloor?: boolean;
   getRowId: (row: T) => string | number;
   /** 0-based. */
   page: number;
@@ -61,17 +63,22 @@ const SKELETON_ROWS = 3;
  * nothing scrolls sideways.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const { rows, loading, total, page, rowsPerPage } = props;
+  const { rows, loading, total, totalIsFloor, page, rowsPerPage } = props;
   const firstLoad = loading && !rows;
 
   const pagination = (
     <TablePagination
       component="div"
-      count={total}
-      page={total === 0 ? 0 : Math.min(page, Math.max(0, Math.ceil(total / rowsPerPage) - 1))}
+      // -1: MUI's "unknown", which keeps the next page open; the label says what is known.
+      count={totalIsFloor ? -1 : total}
+      page={totalIsFloor ? page : total === 0 ? 0 : Math.min(page, Math.max(0, Math.ceil(total / rowsPerPage) - 1))}
+      {...(totalIsFloor && {
+        labelDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+          t('dataTable.rangeOfMoreThan', { from: from.toLocaleString(i18n.language), to: to.toLocaleString(i18n.language), total: Math.max(total, to).toLocaleString(i18n.language) }),
+      })}
       rowsPerPage={rowsPerPage}
       rowsPerPageOptions={ROWS_PER_PAGE_OPTIONS}
       onPageChange={(_event, next) => props.onPageChange(next)}

@@ -45,20 +45,52 @@ export type CaseQuery = Partial<Record<FilterKey | (typeof SORT_KEYS)[number], s
 /** A page of cases; `capped` says the total is a floor (more match than the server counted). */
 export type CasePage = ListPage<CaseItem> & { capped?: boolean };
 
-/** One page of cases for a query string built from the address. */
+/** How many cases match, counted by the server up to a cap (`capped`: more match). */
+export interface CaseCount {
+  total: number;
+  capped: boolean;
+}
+
+/**
+ * One page of cases for a query string built from the address. The page is
+ * not counted (`count=false`): its total only says how far it reaches and
+ * whether more follow; useCaseCount asks for the count once per filter.
+ */
 export function useCaseList(queryString: string) {
   return useQuery({
     queryKey: [CASES_PATH, 'list', queryString],
-    queryFn: ({ signal }) => apiFetch<CasePage>(`${CASES_PATH}?${queryString}`, { signal }),
+    queryFn: ({ signal }) => apiFetch<CasePage>(`${CASES_PATH}?${queryString}&count=false`, { signal }),
     placeholderData: keepPreviousData,
     // The page shows the error itself, with what the server said about the search.
     meta: { silentError: true },
   });
 }
 
+/** How many cases the filters (no paging or sorting) match: asked once per filter, not once per page. */
+export function useCaseCount(filterString: string) {
+  return useQuery({
+    queryKey: [CASES_PATH, 'count', filterString],
+    queryFn: ({ signal }) => apiFetch<CaseCount>(`${CASES_PATH}/count?${filterString}`, { signal }),
+    // The list reports a bad search; the count only stays unknown.
+    meta: { silentError: true },
+    retry: false,
+  });
+}
+
+/**
+ * What the table shows as its total. The count when it is exact; the page's
+ * reach when the page is the last one (also past the count's cap); otherwise
+ * a floor ("of more than"), the larger of the count and the page's reach.
+ */
+export function caseTotal(page: CasePage | undefined, count: CaseCount | undefined): { total: number; floor: boolean } {
+  if (count && !count.capped) return { total: count.total, floor: false };
+  if (page && !page.capped) return { total: page.total, floor: false };
+  return { total: Math.max(count?.total ?? 0, page?.total ?? 0), floor: true };
+}
+
 export function useInvalidateCases() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: [CASES_PATH, 'list'] });
+  return () => Promise.all([client.invalidateQueries({ queryKey: [CASES_PATH, 'list'] }), client.invalidateQueries({ queryKey: [CASES_PATH, 'count'] })]);
 }
 
 /** A field of a protocol's main form, as the advanced search offers it. */

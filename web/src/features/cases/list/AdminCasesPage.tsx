@@ -32,7 +32,7 @@ type Report = { title: string; result: BulkResult };
 export default function AdminCasesPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const { url, list, protocols, ownerName } = useCaseListState();
+  const { url, list, totals, protocols, ownerName } = useCaseListState();
   const caseColumns = useCaseColumns();
   const invalidate = useInvalidateCases();
   const { view } = url;
@@ -143,7 +143,8 @@ export default function AdminCasesPage() {
           label={t('caseList.admin.title')}
           columns={columns}
           rows={list.isError ? [] : list.data?.items}
-          total={list.isError ? 0 : (list.data?.total ?? 0)}
+          total={list.isError ? 0 : totals.total}
+          totalIsFloor={!list.isError && totals.floor}
           getRowId={(item) => item.id}
           page={view.page}
           rowsPerPage={view.limit}
@@ -155,7 +156,7 @@ export default function AdminCasesPage() {
           loading={list.isFetching}
           emptyText={hasFilters(url.params) ? t('caseList.emptyFiltered') : t('caseList.empty')}
         />
-        {list.data?.capped && !list.isError && <CappedNote total={list.data.total} />}
+        {totals.capped && !list.isError && <CappedNote total={totals.countTotal} />}
         {list.isError && <CaseListError error={list.error} />}
       </Paper>
       {dialog === 'reassign' && (

@@ -6,7 +6,7 @@ import { encodeSearch } from '../../../../../core/cases/search.js';
 import i18n from '../../../i18n/index.js';
 import { saveBlob } from '../../../lib/api.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../../test/utils.js';
-import type { ExportJob, SavedSearch } from '../listApi.js';
+import type { CaseCount, ExportJob, SavedSearch } from '../listApi.js';
 import { caseItem, rentalProtocol } from './fixtures.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
@@ -17,16 +17,20 @@ const items = [caseItem(), caseItem({ id: 8, number: '2026-11-000008', applicant
 interface ServeOptions {
   saved?: SavedSearch[];
   exportStates?: ExportJob[];
+  /** The page's own reach and the count of its filters (GET /api/cases/count). */
+  page?: { total: number; capped: boolean };
+  count?: CaseCount;
 }
 
 /** The API of the list: every GET /api/cases answers the two cases; saved searches, exports and the rest as given. */
-function serve({ saved = [], exportStates = [] }: ServeOptions = {}) {
+function serve({ saved = [], exportStates = [], page = { total: items.length, capped: false }, count = { total: items.length, capped: false } }: ServeOptions = {}) {
   let polls = 0;
   return mockFetch((url, init) => {
     const method = init?.method ?? 'GET';
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
-    if (url.startsWith('/api/cases?')) return jsonResponse({ items, total: items.length, capped: false });
+    if (url.startsWith('/api/cases?')) return jsonResponse({ items, ...page });
+    if (url.startsWith('/api/cases/count?')) return jsonResponse(count);
     if (url === '/api/cases/search-fields') return jsonResponse({ protocols: [rentalProtocol] });
     if (url.startsWith('/api/teams?')) return jsonResponse({ items: [{ id: 3, name: 'Document review', active: true }], total: 1 });
     if (url.startsWith('/api/team-members/user-options')) return jsonResponse([]);
@@ -42,9 +46,9 @@ function serve({ saved = [], exportStates = [] }: ServeOptions = {}) {
   });
 }
 
-/** The query of every GET /api/cases made so far. */
-const listCalls = (fetchMock: ReturnType<typeof serve>) =>
-  fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((u) => u.pathname === '/api/cases');
+/** The query of every GET /api/cases (or of another path) made so far. */
+const listCalls = (fetchMock: ReturnType<typeof serve>, path = '/api/cases') =>
+  fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((u) => u.pathname === path);
 
 const chooseOption = async (combobox: HTMLElement, name: string | RegExp) => {
   fireEvent.mouseDown(combobox);
@@ -211,6 +215,38 @@ describe('/cases', () => {
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Excel (.xlsx)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Export to Excel' });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The export was interrupted');
+  });
+
+  test('pages are not counted: the count is asked once per filter, and past its cap the table says "more than"', async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve({ page: { total: 10, capped: true }, count: { total: 1000, capped: true } });
+    renderApp('/cases?state=PENDING');
+    await screen.findByRole('table', { name: 'Applications' });
+    expect(await screen.findByText('More than 1,000 applications match: narrow the search to see an exact count.')).toBeInTheDocument();
+    expect(screen.getByText('1–10 of more than 1,000')).toBeInTheDocument();
+    expect(listCalls(fetchMock)[0]?.searchParams.get('count')).toBe('false');
+    const counts = listCalls(fetchMock, '/api/cases/count');
+    expect(counts).toHaveLength(1);
+    expect(counts[0]?.searchParams.get('state')).toBe('PENDING');
+    expect(counts[0]?.searchParams.has('page')).toBe(false);
+
+    // Another page or another order asks for rows only; another filter counts again.
+    fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await waitFor(() => expect(listCalls(fetchMock).at(-1)?.searchParams.get('page')).toBe('2'));
+    fireEvent.click(screen.getByRole('button', { name: /^Number/ }));
+    await waitFor(() => expect(listCalls(fetchMock).at(-1)?.searchParams.get('sortBy')).toBe('serial'));
+    expect(listCalls(fetchMock, '/api/cases/count')).toHaveLength(1);
+    await chooseOption(screen.getByRole('combobox', { name: 'State' }), 'Completed');
+    await waitFor(() => expect(listCalls(fetchMock, '/api/cases/count')).toHaveLength(2));
+  });
+
+  test('an exact count is the total; without it the page tells only how far the rows reach', async () => {
+    setScreenWidth(1366);
+    serve({ page: { total: 10, capped: true }, count: { total: 734, capped: false } });
+    renderApp('/cases');
+    await screen.findByRole('table', { name: 'Applications' });
+    expect(await screen.findByText('1–10 of 734')).toBeInTheDocument();
+    expect(screen.queryByText(/More than/)).not.toBeInTheDocument();
   });
 
   test('in Spanish, and on a phone the rows are cards', async () => {

@@ -26,7 +26,7 @@ import { useCaseListState } from './useCaseListState.js';
 export default function CaseListPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const { url, list, protocols, ownerName } = useCaseListState();
+  const { url, list, totals, protocols, ownerName } = useCaseListState();
   const columns = useCaseColumns();
   const invalidate = useInvalidateCases();
   const [savedOpen, setSavedOpen] = useState(false);
@@ -54,7 +54,8 @@ export default function CaseListPage() {
           label={t('caseList.title')}
           columns={columns}
           rows={list.isError ? [] : list.data?.items}
-          total={list.isError ? 0 : (list.data?.total ?? 0)}
+          total={list.isError ? 0 : totals.total}
+          totalIsFloor={!list.isError && totals.floor}
           getRowId={(item) => item.id}
           page={view.page}
           rowsPerPage={view.limit}
@@ -66,7 +67,7 @@ export default function CaseListPage() {
           loading={list.isFetching}
           emptyText={hasFilters(url.params) ? t('caseList.emptyFiltered') : t('caseList.empty')}
         />
-        {list.data?.capped && !list.isError && <CappedNote total={list.data.total} />}
+        {totals.capped && !list.isError && <CappedNote total={totals.countTotal} />}
         {list.isError && <CaseListError error={list.error} />}
       </Paper>
       {savedOpen && (

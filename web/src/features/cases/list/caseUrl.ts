@@ -101,7 +101,14 @@ function readView(params: URLSearchParams): CaseListView {
 
 /** The query string of GET /api/cases for what the address holds. */
 export function apiQueryString(params: URLSearchParams, view: CaseListView): string {
-  const query = new URLSearchParams({ page: String(view.page + 1), limit: String(view.limit), sortBy: view.sortBy, descending: String(view.descending) });
+  const paging = new URLSearchParams({ page: String(view.page + 1), limit: String(view.limit), sortBy: view.sortBy, descending: String(view.descending) });
+  const filters = filterQueryString(params);
+  return filters ? `${paging.toString()}&${filters}` : paging.toString();
+}
+
+/** The filters of the address alone (GET /api/cases/count): the same for every page and sort order. */
+export function filterQueryString(params: URLSearchParams): string {
+  const query = new URLSearchParams();
   for (const key of FILTER_KEYS) for (const value of params.getAll(key)) if (value !== '') query.append(key, value);
   return query.toString();
 }

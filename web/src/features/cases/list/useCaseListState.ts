@@ -1,15 +1,27 @@
 import { useMemo } from 'react';
-import { useCaseList, useSearchFields } from '../listApi.js';
-import { apiQueryString, useCaseUrl } from './caseUrl.js';
+import { caseTotal, useCaseCount, useCaseList, useSearchFields } from '../listApi.js';
+import { apiQueryString, filterQueryString, useCaseUrl } from './caseUrl.js';
 
-/** What both case lists share: the address's query, the page it asks for, and the protocols and fields to filter by. */
+/**
+ * What both case lists share: the address's query, the page it asks for, the
+ * count of its filters (asked on its own, once per filter), and the protocols
+ * and fields to filter by.
+ */
 export function useCaseListState() {
   const url = useCaseUrl();
   const queryString = useMemo(() => apiQueryString(url.params, url.view), [url.params, url.view]);
+  const filterString = useMemo(() => filterQueryString(url.params), [url.params]);
   const list = useCaseList(queryString);
+  const count = useCaseCount(filterString);
   const fields = useSearchFields();
   const { ownerId } = url.view.filters;
   // Every row of an owner filter carries the owner's name: the picker shows it.
   const ownerName = ownerId ? list.data?.items.find((item) => String(item.ownerId) === ownerId)?.ownerName : undefined;
-  return { url, list, protocols: fields.data?.protocols ?? [], ownerName };
+  const totals = {
+    ...caseTotal(list.data, count.data),
+    /** More match than the server counts: the page says so under the table. */
+    capped: !!count.data?.capped,
+    countTotal: count.data?.total ?? 0,
+  };
+  return { url, list, totals, protocols: fields.data?.protocols ?? [], ownerName };
 }
