@@ -7,7 +7,7 @@
  * Target (issue 6): p95 under 50 ms.
  * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL, ONLY)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';

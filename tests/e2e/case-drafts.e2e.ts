@@ -9,7 +9,8 @@ import { DESKTOP, launchBrowser, newContext, PHONE, signIn } from './browser.js'
  * application, keeps it as a draft, signs out, comes back through Drafts,
  * completes and submits it and gets its number; the coordinator opens that
  * case, reads its history (the draft's saves, the submission, the fields
- * that changed) and completes it after the warning. No page scrolls
+ * that changed), corrects a value in the application's form (the history
+ * records it) and completes it after the warning. No page scrolls
  * sideways, and axe finds nothing serious.
  */
 let browser: Browser;
@@ -29,6 +30,7 @@ const TEXT = {
     open: 'Open application', application: 'Application', history: 'History', started: 'Application started', draftSaved: 'Draft saved',
     submitted: 'Application submitted and opened', fields: 'Fields:', complete: 'Complete', completeTitle: (n: string) => `Complete application ${n}?`,
     onceDone: "Once done it can't be changed", completed: 'The application is completed', completedState: 'Completed', actions: 'Application actions', summary: 'Summary',
+    data: 'Application data', correct: 'Correct data', saveChanges: 'Save changes', changesSaved: 'The changes are saved', rentChanged: 'Monthly rent changedFrom 950 to 1050',
   },
   es: {
     newTitle: 'Nueva radicación', saveForLater: 'Guardar, pero volver más tarde para completar', savedForLater: 'Su borrador se guardó',
@@ -40,6 +42,7 @@ const TEXT = {
     open: 'Abrir la radicación', application: 'Radicación', history: 'Historial', started: 'Radicación iniciada', draftSaved: 'Borrador guardado',
     submitted: 'Radicación enviada y abierta', fields: 'Campos:', complete: 'Completar', completeTitle: (n: string) => `¿Completar la radicación ${n}?`,
     onceDone: 'Una vez hecho no se puede cambiar', completed: 'La radicación está completada', completedState: 'Completada', actions: 'Acciones de la radicación', summary: 'Resumen',
+    data: 'Datos de la radicación', correct: 'Corregir datos', saveChanges: 'Guardar cambios', changesSaved: 'Los cambios están guardados', rentChanged: 'Renta mensual cambióDe 950 a 1050',
   },
 } as const;
 
@@ -166,6 +169,23 @@ describe.each([
     const savedText = (await saved.allTextContents()).join(' ');
     for (const field of [x.documentType, x.email, x.rent]) expect(savedText).toContain(field);
     await looksRight(page, `/cases/${caseId}`);
+
+    // A correction of the data, in the application's own form: the history records the changed field.
+    const data = page.getByRole('region', { name: x.data });
+    await data.getByRole('button', { name: x.correct }).click();
+    await data.getByRole('button', { name: x.next }).click();
+    await data.getByRole('heading', { name: x.step2 }).waitFor();
+    await data.getByRole('button', { name: x.next }).click();
+    await data.getByRole('heading', { name: x.step3 }).waitFor();
+    expect(await box(page, x.rent).inputValue()).toBe('950');
+    await box(page, x.rent).fill('1050');
+    await data.getByRole('button', { name: x.next }).click();
+    await data.getByRole('heading', { name: x.step4 }).waitFor();
+    await looksRight(page, `/cases/${caseId} correcting`);
+    await data.getByRole('button', { name: x.saveChanges }).click();
+    await page.getByRole('alert').filter({ hasText: x.changesSaved }).first().waitFor();
+    await data.getByRole('button', { name: x.correct }).waitFor();
+    await expect.poll(async () => (await events.allTextContents()).some((text) => text.includes(x.rentChanged))).toBe(true);
 
     const actions = page.getByRole('toolbar', { name: x.actions });
     await actions.getByRole('button', { name: x.complete, exact: true }).click();

@@ -143,7 +143,7 @@ describe('one case', () => {
   it('shows its history, takes a data correction with the field changes recorded, and is completed', async () => {
     const id = (await search(coordinator, [{ column: 'data.payRent', op: 'eq', value: 1234 }])).json<List<Item>>().items[0].id;
     const c = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ data: Record<string, unknown>; version: number; actions: string[]; optionLabels: unknown }>();
-    expect(c.actions).toEqual(expect.arrayContaining(['complete', 'close', 'changeOwner']));
+    expect(c.actions).toEqual(expect.arrayContaining(['complete', 'close', 'changeOwner', 'editData']));
     // Master selects come with the names of the items they hold.
     expect(c.optionLabels).toMatchObject({ departamento: { '76': 'Valle del Cauca' }, municipio: { '76001': 'Cali' } });
     const taskId = (await req('GET', `/api/tasks?caseId=${id}`, coordinator)).json<List<{ id: number }>>().items[0].id;
@@ -155,7 +155,11 @@ describe('one case', () => {
     expect(history.find((h) => h.type === 'field')).toMatchObject({ userName: 'Carla Coordinator', detail: { field: 'payRent', from: 1234, to: 1300 } });
     expect((await req('POST', `/api/cases/${id}/complete`, coordinator, {})).json()).toEqual({ state: 'SUCCESS' });
     // Done: no open work remains, and it cannot be completed twice.
-    expect((await req('GET', `/api/cases/${id}`, coordinator)).json<{ openTasks: number }>().openTasks).toBe(0);
+    const done = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ openTasks: number; actions: string[]; data: unknown; version: number }>();
+    expect(done.openTasks).toBe(0);
+    // A completed application's data is no longer corrected: not offered, and refused.
+    expect(done.actions).not.toContain('editData');
+    expect((await req('PUT', `/api/cases/${id}/data`, coordinator, { data: done.data, version: done.version })).json<Err>().error.code).toBe('CASE_NOT_OPEN');
     expect((await req('POST', `/api/cases/${id}/complete`, coordinator, {})).statusCode).toBe(409);
     // 'Enable again' needs wf_activar_caso, which the coordinator holds.
     expect((await req('POST', `/api/cases/${id}/activate`, coordinator, {})).json()).toEqual({ state: 'PENDING' });
@@ -166,6 +170,8 @@ describe('one case', () => {
     expect((await req('POST', `/api/cases/${id}/complete`, applicant, {})).statusCode).toBe(403);
     expect((await req('GET', `/api/cases/${id}/history`, applicant)).statusCode).toBe(403);
     expect((await req('GET', `/api/cases/${id}`, applicant)).json<{ actions: string[] }>().actions).toEqual([]);
+    const own = (await req('GET', `/api/cases/${id}`, applicant)).json<{ data: unknown; version: number }>();
+    expect((await req('PUT', `/api/cases/${id}/data`, applicant, { data: own.data, version: own.version })).statusCode).toBe(403);
   });
 
   it('is 404 for another tenant, for reading and for every change', async () => {

@@ -559,6 +559,8 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const [transition, name, target] of rule) if (nextCaseState(state as never, transition) && can(actor, target, 'confirm')) out.push(name);
     if (can(actor, 'change_owner_case', 'update')) out.push('changeOwner');
     if (can(actor, 'wf_casos_participantes', 'update')) out.push('participants');
+    // Correcting the data of an open application (PUT /api/cases/:id/data) is staff work.
+    if (state === 'PENDING' && isStaff(actor) && can(actor, 'wf_casos', 'update')) out.push('editData');
     return out;
   }
 

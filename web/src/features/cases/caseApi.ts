@@ -43,7 +43,7 @@ export interface Draft {
 }
 
 /** What the user may do on one case, as the server lists it. */
-export type CaseActionName = 'open' | 'complete' | 'close' | 'activate' | 'changeOwner' | 'participants';
+export type CaseActionName = 'open' | 'complete' | 'close' | 'activate' | 'changeOwner' | 'participants' | 'editData';
 
 /** GET /api/cases/:id. */
 export interface CaseDetail extends CaseItem {
@@ -138,7 +138,12 @@ export function useSimilarCases(id: string, enabled: boolean) {
 
 export type CaseTransition = 'open' | 'complete' | 'close' | 'activate';
 
-export const runCaseAction = (id: number, action: CaseTransition) => apiFetch<{ state: string }>(`${casePath(id)}/${action}`, { method: 'POST', json: {} });
+export const runCaseAction = (id: number, action: CaseTransition, reason?: string) =>
+  apiFetch<{ state: string }>(`${casePath(id)}/${action}`, { method: 'POST', json: reason ? { reason } : {} });
+
+/** Corrects an open application's data; `version` is the one it was read at (STALE_DRAFT when it moved). */
+export const saveCaseData = (id: number, data: Record<string, unknown>, version: number) =>
+  apiFetch<{ version: number }>(`${casePath(id)}/data`, { method: 'PUT', json: { data, version } });
 
 export const changeOwner = (id: number, userId: number) => apiFetch<{ ownerId: number }>(`${casePath(id)}/owner`, { method: 'PUT', json: { userId } });
 

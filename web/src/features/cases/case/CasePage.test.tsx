@@ -48,6 +48,16 @@ function serveCase(detail: CaseDetail, session = sessionFixture) {
       return jsonResponse(body(init));
     }
     if (url.startsWith('/api/team-members/user-options')) return jsonResponse([{ id: 9, name: 'Rafael Reviewer', email: 'reviewer@demo.test' }]);
+    if (url === `/api/cases/${detail.id}/data` && init?.method === 'PUT') {
+      const sent = body(init) as { data: Record<string, unknown>; version: number };
+      posted.push({ url, body: sent });
+      const current = state.cases.get(detail.id) as CaseDetail;
+      if (sent.version !== current.version) {
+        return jsonResponse({ error: { code: 'STALE_DRAFT', message: 'Someone else changed this application while you had it open. Reload and try again.' } }, 409);
+      }
+      state.cases.set(detail.id, { ...current, data: sent.data, version: current.version + 1 });
+      return jsonResponse({ version: current.version + 1 });
+    }
     return undefined;
   });
   return { fetchMock, posted, state };
@@ -172,6 +182,79 @@ describe('/cases/:id', () => {
     expect(posted.map((p) => p.url)).toEqual(['/api/cases/42/activate']);
     fireEvent.click(await within(await waitFor(() => toolbar() as HTMLElement)).findByRole('button', { name: 'Close' }));
     expect(within(await screen.findByRole('dialog', { name: 'Close application 2026-11-000042?' })).getByText(/^Once done it can't be changed/)).toBeInTheDocument();
+  });
+
+  test('closing asks for an optional reason and sends it; Cancel sends nothing', async () => {
+    const { posted } = serveCase(caseDetail({ actions: ['complete', 'close'] }));
+    renderApp('/cases/42');
+    await waitFor(() => expect(buttonsOf(toolbar())).toEqual(['Complete', 'Close']));
+    fireEvent.click(within(toolbar() as HTMLElement).getByRole('button', { name: 'Close' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Close application 2026-11-000042?' });
+    // Cancel holds the focus: Enter does not close the case by accident.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posted).toEqual([]);
+
+    fireEvent.click(within(toolbar() as HTMLElement).getByRole('button', { name: 'Close' }));
+    dialog = await screen.findByRole('dialog', { name: 'Close application 2026-11-000042?' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Reason (optional)' }), { target: { value: '  Withdrawn by the applicant  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByText('The application is closed')).toBeInTheDocument();
+    expect(posted).toEqual([{ url: '/api/cases/42/close', body: { reason: 'Withdrawn by the applicant' } }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  test('staff correct the data of an open application: the form opens with its values, a bad value never leaves the browser, the save sends the version read', async () => {
+    const { posted } = serveCase(caseDetail({ actions: ['complete', 'close', 'editData'] }));
+    renderApp('/cases/42');
+    const data = await screen.findByRole('region', { name: 'Application data' });
+    fireEvent.click(within(data).getByRole('button', { name: 'Correct data' }));
+    const rent = await within(data).findByRole('textbox', { name: 'Monthly rent' });
+    expect(rent).toHaveValue('1200');
+    expect(within(data).getByRole('textbox', { name: /^First name/ })).toHaveValue('Lucía');
+
+    fireEvent.change(rent, { target: { value: '0' } });
+    fireEvent.click(within(data).getByRole('button', { name: 'Save changes' }));
+    expect(await within(data).findByText('The number must be at least 1')).toBeInTheDocument();
+    expect(posted).toEqual([]);
+
+    fireEvent.change(rent, { target: { value: '1350' } });
+    fireEvent.click(within(data).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('The changes are saved')).toBeInTheDocument();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ url: '/api/cases/42/data', body: { version: 3, data: { firstName: 'Lucía', lastName: 'Ortega', payRent: 1350 } } });
+    // Back to reading, with the saved value.
+    await waitFor(() => expect(within(data).queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument());
+    expect(within(data).getByText('1350')).toBeInTheDocument();
+  });
+
+  test('a correction saved over someone else’s keeps what was typed and lets the user choose; Cancel asks before it discards', async () => {
+    const { posted, state } = serveCase(caseDetail({ actions: ['editData'] }));
+    renderApp('/cases/42');
+    const data = await screen.findByRole('region', { name: 'Application data' });
+    fireEvent.click(within(data).getByRole('button', { name: 'Correct data' }));
+    const rent = await within(data).findByRole('textbox', { name: 'Monthly rent' });
+    // Someone else saves first.
+    state.cases.set(42, { ...(state.cases.get(42) as CaseDetail), data: { ...caseDetail().data, payRent: 1250 }, version: 4 });
+    fireEvent.change(rent, { target: { value: '1400' } });
+    fireEvent.click(within(data).getByRole('button', { name: 'Save changes' }));
+    const alert = await within(data).findByRole('alert');
+    expect(alert).toHaveTextContent('Someone else changed this application');
+    expect(rent).toHaveValue('1400');
+
+    fireEvent.click(within(alert).getByRole('button', { name: 'Keep my version' }));
+    expect(await screen.findByText('The changes are saved')).toBeInTheDocument();
+    expect(posted.map((p) => (p.body as { version: number }).version)).toEqual([3, 4]);
+
+    // Cancel with changes asks first; unchanged, it just leaves.
+    fireEvent.click(await within(data).findByRole('button', { name: 'Correct data' }));
+    fireEvent.change(await within(data).findByRole('textbox', { name: 'Monthly rent' }), { target: { value: '999' } });
+    fireEvent.click(within(data).getByRole('button', { name: 'Cancel' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(within(data).queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument());
+    expect(posted).toHaveLength(2);
   });
 
   test('the owner changes through the user picker', async () => {

@@ -42,6 +42,8 @@ import {
   useInvalidateCase,
   useSimilarCases,
 } from '../caseApi.js';
+import { CloseDialog } from '../CloseDialog.js';
+import { CaseDataEditor } from './CaseDataEditor.js';
 import { CaseHistory } from './CaseHistory.js';
 import { Facts, Section } from './parts.js';
 import { OwnerDialog, ParticipantsDialog } from './PeopleDialogs.js';
@@ -74,7 +76,8 @@ export default function CasePage() {
   const invalidate = useInvalidateCase();
   const query = useCase(id);
   const c = query.data;
-  const [dialog, setDialog] = useState<'owner' | 'participants' | null>(null);
+  const [dialog, setDialog] = useState<'owner' | 'participants' | 'close' | null>(null);
+  const [editing, setEditing] = useState(false);
   const [dialogError, setDialogError] = useState<string | undefined>();
   const showTasks = session.targets.includes('wf_tareas');
   const timeline = useQuery({
@@ -89,13 +92,18 @@ export default function CasePage() {
   };
 
   const transition = useMutation({
-    mutationFn: (name: CaseTransition) => runCaseAction(Number(id), name),
+    mutationFn: ({ name, reason }: { name: CaseTransition; reason?: string }) => runCaseAction(Number(id), name, reason),
     meta: { silentError: true },
-    onSuccess: async (_answer, name) => {
+    onSuccess: async (_answer, { name }) => {
+      setDialog(null);
+      setEditing(false);
       showToast(t(`caseView.actions.${name}.done`), 'success');
       await invalidate();
     },
-    onError: failed,
+    onError: async (error) => {
+      setDialog(null);
+      await failed(error);
+    },
   });
 
   /** Dialog changes: a message about the choice stays in the dialog, anything else closes it. */
@@ -126,12 +134,14 @@ export default function CasePage() {
   });
 
   const confirm = async (name: CaseTransition, number: string) => {
+    // Closing asks for a reason too (optional), which the history keeps.
+    if (name === 'close') return setDialog('close');
     const confirmed = await dialogs.confirm({
       title: t(`caseView.actions.${name}.title`, { number }),
       message: t(`caseView.actions.${name}.message`),
       confirmText: t(`caseView.actions.${name}.label`),
     });
-    if (confirmed) transition.mutate(name);
+    if (confirmed) transition.mutate({ name });
   };
 
   const pageTitle = t('caseView.title');
@@ -157,6 +167,7 @@ export default function CasePage() {
   const transitions = TRANSITIONS.filter((a) => c.actions.includes(a.name) && can(a.target, 'confirm'));
   const mayChangeOwner = c.actions.includes('changeOwner') && can('change_owner_case', 'update');
   const mayEditParticipants = c.actions.includes('participants') && can('wf_casos_participantes', 'update');
+  const mayEditData = c.actions.includes('editData') && can('wf_casos', 'update');
   const mine = String(c.ownerId) === session.user.uid;
   const busy = transition.isPending;
 
@@ -175,7 +186,7 @@ export default function CasePage() {
               color={a.color}
               startIcon={a.icon}
               disabled={busy}
-              loading={transition.isPending && transition.variables === a.name}
+              loading={transition.isPending && transition.variables.name === a.name}
               onClick={() => void confirm(a.name, number)}
             >
               {t(`caseView.actions.${a.name}.label`)}
@@ -207,8 +218,31 @@ export default function CasePage() {
 
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
-          <Section title={t('caseView.data')}>
-            <DocumentDetail form={c.form} data={c.data} optionLabels={c.optionLabels} />
+          <Section
+            title={t('caseView.data')}
+            action={
+              mayEditData && !editing ? (
+                <Button size="small" startIcon={<EditOutlined />} onClick={() => setEditing(true)}>
+                  {t('caseView.edit.button')}
+                </Button>
+              ) : undefined
+            }
+          >
+            {editing && mayEditData && c.form ? (
+              <CaseDataEditor
+                caseId={c.id}
+                form={c.form}
+                formId={c.formId}
+                data={c.data}
+                version={c.version}
+                onDone={(saved) => {
+                  setEditing(false);
+                  if (saved) void invalidate();
+                }}
+              />
+            ) : (
+              <DocumentDetail form={c.form} data={c.data} optionLabels={c.optionLabels} />
+            )}
           </Section>
           <Documents form={c.form} data={c.data} />
           {showTasks && c.state !== 'DRAFT' && (
@@ -314,6 +348,16 @@ export default function CasePage() {
 
       {dialog === 'owner' && (
         <OwnerDialog number={number} current={c.ownerName} pending={owner.isPending} error={dialogError} onSubmit={(userId) => owner.mutate(userId)} onClose={() => setDialog(null)} />
+      )}
+      {dialog === 'close' && (
+        <CloseDialog
+          title={t('caseView.actions.close.title', { number })}
+          message={t('caseView.actions.close.message')}
+          confirmText={t('caseView.actions.close.label')}
+          pending={transition.isPending}
+          onConfirm={(reason) => transition.mutate({ name: 'close', ...(reason ? { reason } : {}) })}
+          onClose={() => setDialog(null)}
+        />
       )}
       {dialog === 'participants' && (
         <ParticipantsDialog

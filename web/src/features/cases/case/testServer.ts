@@ -13,7 +13,7 @@ export const applicationForm: FormDefinition = {
     { name: 'firstName', type: 'text', label: 'Nombres', label_en: 'First name', required: true },
     { name: 'lastName', type: 'text', label: 'Apellidos', label_en: 'Last name', required: true },
     { name: 'payRent', type: 'number', label: 'Renta mensual', label_en: 'Monthly rent', min: 1 },
-    { name: 'documents', type: 'file', label: 'Documentos', label_en: 'Documents' },
+    { name: 'documents', type: 'file', label: 'Documentos', label_en: 'Documents', accept: ['pdf', 'jpg'] },
   ],
 };
 

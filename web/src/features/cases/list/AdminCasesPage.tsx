@@ -14,7 +14,8 @@ import { PageHeader } from '../../../components/PageHeader.js';
 import { type Column, DataTable } from '../../../components/table/DataTable.js';
 import { ApiError, apiFetch } from '../../../lib/api.js';
 import { ADMIN_CASES_PATH, type BulkResult, type CaseItem, useInvalidateCases } from '../listApi.js';
-import { BulkReportDialog, CloseCasesDialog, ReassignDialog } from './BulkDialogs.js';
+import { CloseDialog } from '../CloseDialog.js';
+import { BulkReportDialog, ReassignDialog } from './BulkDialogs.js';
 import { CaseFilters } from './CaseFilters.js';
 import { CappedNote, CaseListError } from './CaseListError.js';
 import { hasFilters } from './caseUrl.js';
@@ -162,7 +163,17 @@ export default function AdminCasesPage() {
       {dialog === 'reassign' && (
         <ReassignDialog count={selected.size} pending={reassign.isPending} error={reassignError} onSubmit={(userId) => reassign.mutate(userId)} onClose={() => setDialog(null)} />
       )}
-      {dialog === 'close' && <CloseCasesDialog count={selected.size} pending={close.isPending} onConfirm={(reason) => close.mutate(reason)} onClose={() => setDialog(null)} />}
+      {dialog === 'close' && (
+        <CloseDialog
+          title={t('caseList.admin.closeTitle')}
+          message={t('caseList.admin.confirmClose', { count: selected.size })}
+          warning={t('caseList.admin.cannotUndo')}
+          confirmText={t('caseList.admin.close')}
+          pending={close.isPending}
+          onConfirm={(reason) => close.mutate(reason)}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {report && <BulkReportDialog title={report.title} result={report.result} describe={describe} onClose={() => setReport(null)} />}
     </>
   );

@@ -13,7 +13,6 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { useTheme } from '@mui/material/styles';
-import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,50 +61,6 @@ export function ReassignDialog({ count, pending, error, onSubmit, onClose }: Rea
           </Button>
         </DialogActions>
       </form>
-    </Dialog>
-  );
-}
-
-interface CloseDialogProps {
-  count: number;
-  pending: boolean;
-  onConfirm: (reason: string) => void;
-  onClose: () => void;
-}
-
-/** Asks before closing cases in bulk: it cannot be undone. Cancel holds the focus. */
-export function CloseCasesDialog({ count, pending, onConfirm, onClose }: CloseDialogProps) {
-  const { t } = useTranslation();
-  const titleId = useId();
-  const textId = useId();
-  const [reason, setReason] = useState('');
-  return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} aria-describedby={textId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t('caseList.admin.closeTitle')}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>{t('caseList.admin.confirmClose', { count })}</DialogContentText>
-        <Alert severity="warning" sx={{ mt: 2 }}>
-          {t('caseList.admin.cannotUndo')}
-        </Alert>
-        <TextField
-          fullWidth
-          multiline
-          minRows={2}
-          margin="normal"
-          label={t('caseList.admin.reason')}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 2000 } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} autoFocus>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="contained" color="error" loading={pending} onClick={() => onConfirm(reason.trim())}>
-          {t('caseList.admin.close')}
-        </Button>
-      </DialogActions>
     </Dialog>
   );
 }
