@@ -26,6 +26,11 @@ function readStoredLanguage(): string | null {
   }
 }
 
+/** Whether a language was chosen on this device (the switch, the profile, an earlier sign-in), not guessed from the browser. */
+export function languageChosenHere(): boolean {
+  return toLanguage(readStoredLanguage()) !== null || toLanguage(readCookie(COOKIE_NAME)) !== null;
+}
+
 /** The user's saved choice, then the cookie the server also reads, then the browser. */
 export function detectLanguage(): Language {
   return (

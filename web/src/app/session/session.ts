@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { createContext, useContext, useMemo } from 'react';
 import type { SessionInfo } from '../../../../core/auth.js';
 import type { Action, Target } from '../../../../core/targets.js';
+import i18n, { LANGUAGES, type Language, languageChosenHere, setLanguage } from '../../i18n/index.js';
 import { ApiError, apiFetch } from '../../lib/api.js';
 import { rememberProject } from '../project/projectSettings.js';
 
@@ -64,11 +65,18 @@ export async function signOut(client: QueryClient, reason: 'exit' | 'idle'): Pro
   }
 }
 
-/** A sign-in answered with a session: keep it and the project it belongs to. */
+/**
+ * A sign-in answered with a session: keep it and the project it belongs to.
+ * On a device where no language was chosen yet (the page guessed it from the
+ * browser), the app takes the language saved in the user's profile; a choice
+ * made on this device, on the sign-in page too, is kept.
+ */
 export function signedIn(client: QueryClient, session: Session): void {
   lastSignOut = null;
   client.setQueryData(SESSION_KEY, session);
   if (session.project) rememberProject(session.project);
+  const saved = session.user.language as Language;
+  if (!languageChosenHere() && (LANGUAGES as readonly string[]).includes(saved) && saved !== i18n.language) void setLanguage(saved);
 }
 
 /** Where the sign-in page returns to: a path of this app, never another site. */

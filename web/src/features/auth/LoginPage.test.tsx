@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
-import { setLanguage } from '../../i18n/index.js';
+import i18n, { setLanguage } from '../../i18n/index.js';
 import { readCookie } from '../../lib/cookies.js';
 import { jsonResponse, mockFetch, mockSettingsFetch, renderApp, sessionFixture, settingsFixture } from '../../test/utils.js';
 
@@ -83,6 +83,44 @@ describe('the sign-in form', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/login-document');
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({ docnumber: '1020304050', password: 'Demo12345', project: 'applications' });
+  });
+});
+
+describe('the language after signing in', () => {
+  const signInAs = async (language: 'en' | 'es') => {
+    let signedIn = false;
+    const session = { ...sessionFixture, user: { ...sessionFixture.user, language } };
+    mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/login') {
+        signedIn = true;
+        return jsonResponse(session);
+      }
+      if (url === '/api/auth/session' && !signedIn) return jsonResponse({ error: { code: 'UNAUTHORIZED', message: 'x' } }, 401);
+      return jsonResponse(session);
+    });
+    const { router } = renderApp('/login');
+    fireEvent.change(await screen.findByLabelText(/Email|Correo/), { target: { value: 'coordinator@demo.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password|^Contraseña/), { target: { value: 'Demo12345' } });
+    fireEvent.click(screen.getByRole('button', { name: /^(Sign in|Ingresar)$/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+  };
+
+  test("on a device with no language chosen, takes the one saved in the user's profile and remembers it", async () => {
+    // Guessed from the browser: nothing stored (the test setup clears storage and cookies).
+    await i18n.changeLanguage('en');
+    await signInAs('es');
+    await waitFor(() => expect(document.documentElement.lang).toBe('es'));
+    expect(readCookie('lang')).toBe('es');
+    await setLanguage('en');
+  });
+
+  test('keeps a language chosen on this device, on the sign-in page too', async () => {
+    await setLanguage('en');
+    await signInAs('es');
+    await screen.findByRole('heading', { level: 1 });
+    expect(document.documentElement.lang).toBe('en');
+    expect(readCookie('lang')).toBe('en');
   });
 });
 
