@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { encodeSearch } from '../../../core/cases/search.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeUser } from '../../../tests/support/factories.js';
 
 let t: TestApp;
 let applicant: { sid: string };
@@ -317,6 +318,21 @@ describe('export and administration', () => {
     const size = bytes.readUInt32LE(at - 12);
     const sheet = inflateRawSync(bytes.subarray(at + name.length, at + name.length + size)).toString('utf8');
     expect(sheet.match(/<row /g)?.length).toBe(csvRows);
+  });
+
+  it('case administration lists on its own target: admin_cases alone is enough, and it stays in the tenant', async () => {
+    const entityId = (await t.db.selectFrom('users').where('email', '=', 'coordinator@demo.test').select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    const email = `case-admin-${Date.now()}@demo.test`;
+    await makeUser(t.db, entityId, { role: 'case-admin-only', rules: { admin_cases: ['show', 'update'] }, email });
+    const who = await login(t, email, 'Passw0rd1');
+    expect((await req('GET', '/api/cases?limit=5', who)).statusCode).toBe(403);
+    const all = (await req('GET', '/api/admin-cases?limit=100', who)).json<List<Item>>();
+    expect(all.total).toBe((await req('GET', '/api/cases?limit=100', coordinator)).json<List<Item>>().total);
+    const counted = (await req('GET', '/api/admin-cases/count?state=PENDING', who)).json<{ total: number }>();
+    expect(counted.total).toBe((await req('GET', '/api/cases/count?state=PENDING', coordinator)).json<{ total: number }>().total);
+    // Without admin_cases, the administration list is refused; another tenant's administrator sees none of these.
+    expect((await req('GET', '/api/admin-cases', applicant)).statusCode).toBe(403);
+    expect((await req('GET', '/api/admin-cases', other)).json<List<Item>>().total).toBe(0);
   });
 
   it('closes and reassigns in bulk, reporting what could not be done', async () => {

@@ -175,38 +175,33 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The list counts its matches up to here and says "more than" beyond (docs/decisions.md). */
   const LIST_COUNT_CAP = 1_000;
   const capped = z.boolean().describe('true when the total is a floor: more rows match than were counted');
-  app.get(
-    '/api/cases',
-    {
-      config: { access: { target: 'wf_casos', action: 'show' } },
-      schema: {
-        tags: ['cases'],
-        querystring: listFilters.extend({
-          /** false: no count; the screens ask GET /api/cases/count once per filter instead of once per page. */
-          count: z.enum(['true', 'false']).transform((v) => v === 'true').default(true),
-        }),
-        response: { 200: listResponse(caseItem).extend({ capped }) },
+  const pageQuery = listFilters.extend({
+    /** false: no count; the screens ask …/count once per filter instead of once per page. */
+    count: z.enum(['true', 'false']).transform((v) => v === 'true').default(true),
+  });
+  const countQuery = listFilters.omit({ page: true, limit: true, sortBy: true, descending: true });
+  // The same list twice: /api/cases for those who work cases (wf_casos), /api/admin-cases for case
+  // administration (admin_cases), which may be held alone. Visibility is the actor's either way.
+  for (const [path, target] of [['/api/cases', 'wf_casos'], ['/api/admin-cases', 'admin_cases']] as const) {
+    app.get(
+      path,
+      { config: { access: { target, action: 'show' } }, schema: { tags: ['cases'], querystring: pageQuery, response: { 200: listResponse(caseItem).extend({ capped }) } } },
+      async (request) => {
+        const actor = actorOf(request);
+        const f = request.query;
+        let q = filtered(actor, f);
+        const sortBy = f.sortBy ?? 'doc_date';
+        q = q.orderBy(sql`${sql.ref(`c.${sortBy}`)} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
+        const page = await paginateCapped(app.db, q, { page: f.page, limit: f.limit }, LIST_COUNT_CAP, { count: f.count });
+        return { items: page.rows.map(item), total: page.total, capped: page.capped };
       },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      const f = request.query;
-      let q = filtered(actor, f);
-      const sortBy = f.sortBy ?? 'doc_date';
-      q = q.orderBy(sql`${sql.ref(`c.${sortBy}`)} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
-      const page = await paginateCapped(app.db, q, { page: f.page, limit: f.limit }, LIST_COUNT_CAP, { count: f.count });
-      return { items: page.rows.map(item), total: page.total, capped: page.capped };
-    },
-  );
-
-  app.get(
-    '/api/cases/count',
-    {
-      config: { access: { target: 'wf_casos', action: 'show' } },
-      schema: { tags: ['cases'], querystring: listFilters.omit({ page: true, limit: true, sortBy: true, descending: true }), response: { 200: z.object({ total: z.number().int(), capped }) } },
-    },
-    async (request) => countCapped(app.db, filtered(actorOf(request), request.query), LIST_COUNT_CAP),
-  );
+    );
+    app.get(
+      `${path}/count`,
+      { config: { access: { target, action: 'show' } }, schema: { tags: ['cases'], querystring: countQuery, response: { 200: z.object({ total: z.number().int(), capped }) } } },
+      async (request) => countCapped(app.db, filtered(actorOf(request), request.query), LIST_COUNT_CAP),
+    );
+  }
 
   const EXPORT_LIMIT = 100_000;
   const EXPORT_BATCH = 2_000;

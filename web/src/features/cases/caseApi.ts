@@ -3,7 +3,7 @@ import type { FormDefinition } from '../../../../core/forms/definition.js';
 import type { ListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
 import { useInvalidateTasks } from '../tasks/tasksApi.js';
-import { CASES_PATH, type CaseItem } from './listApi.js';
+import { ADMIN_CASES_PATH, CASES_PATH, type CaseItem } from './listApi.js';
 
 export type { CaseItem };
 
@@ -154,5 +154,6 @@ export const setParticipants = (id: number, userIds: number[]) =>
 export function useInvalidateCase() {
   const client = useQueryClient();
   const invalidateTasks = useInvalidateTasks();
-  return () => Promise.all([client.invalidateQueries({ queryKey: [CASES_PATH] }), client.invalidateQueries({ queryKey: [DRAFTS_PATH] }), invalidateTasks()]);
+  return () =>
+    Promise.all([client.invalidateQueries({ queryKey: [CASES_PATH] }), client.invalidateQueries({ queryKey: [ADMIN_CASES_PATH] }), client.invalidateQueries({ queryKey: [DRAFTS_PATH] }), invalidateTasks()]);
 }

@@ -26,7 +26,9 @@ export const SAVED_SEARCHES_PATH = '/api/cases/saved-searches';
 export const SEARCH_FIELDS_PATH = '/api/cases/search-fields';
 export const EXPORTS_PATH = '/api/cases/exports';
 export const IMPORTS_PATH = '/api/cases/imports';
+/** The same list for case administration (target admin_cases), with the bulk actions under it. */
 export const ADMIN_CASES_PATH = '/api/admin-cases';
+export type CaseListPath = typeof CASES_PATH | typeof ADMIN_CASES_PATH;
 
 /**
  * The parameters GET /api/cases filters by (besides paging and sorting). The
@@ -56,10 +58,10 @@ export interface CaseCount {
  * not counted (`count=false`): its total only says how far it reaches and
  * whether more follow; useCaseCount asks for the count once per filter.
  */
-export function useCaseList(queryString: string) {
+export function useCaseList(queryString: string, path: CaseListPath = CASES_PATH) {
   return useQuery({
-    queryKey: [CASES_PATH, 'list', queryString],
-    queryFn: ({ signal }) => apiFetch<CasePage>(`${CASES_PATH}?${queryString}&count=false`, { signal }),
+    queryKey: [path, 'list', queryString],
+    queryFn: ({ signal }) => apiFetch<CasePage>(`${path}?${queryString}&count=false`, { signal }),
     placeholderData: keepPreviousData,
     // The page shows the error itself, with what the server said about the search.
     meta: { silentError: true },
@@ -67,10 +69,10 @@ export function useCaseList(queryString: string) {
 }
 
 /** How many cases the filters (no paging or sorting) match: asked once per filter, not once per page. */
-export function useCaseCount(filterString: string) {
+export function useCaseCount(filterString: string, path: CaseListPath = CASES_PATH) {
   return useQuery({
-    queryKey: [CASES_PATH, 'count', filterString],
-    queryFn: ({ signal }) => apiFetch<CaseCount>(`${CASES_PATH}/count?${filterString}`, { signal }),
+    queryKey: [path, 'count', filterString],
+    queryFn: ({ signal }) => apiFetch<CaseCount>(`${path}/count?${filterString}`, { signal }),
     // The list reports a bad search; the count only stays unknown.
     meta: { silentError: true },
     retry: false,
@@ -90,7 +92,7 @@ export function caseTotal(page: CasePage | undefined, count: CaseCount | undefin
 
 export function useInvalidateCases() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: [CASES_PATH, 'list'] }), client.invalidateQueries({ queryKey: [CASES_PATH, 'count'] })]);
+  return () => Promise.all([CASES_PATH, ADMIN_CASES_PATH].map((path) => client.invalidateQueries({ queryKey: [path] })));
 }
 
 /** A field of a protocol's main form, as the advanced search offers it. */

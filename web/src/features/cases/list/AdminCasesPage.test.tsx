@@ -17,7 +17,9 @@ function serve() {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
-    if (url.startsWith('/api/cases?')) return jsonResponse({ items: cases, total: cases.length });
+    // Case administration lists through its own path (target admin_cases), not /api/cases (wf_casos).
+    if (url.startsWith('/api/admin-cases?')) return jsonResponse({ items: cases, total: cases.length, capped: false });
+    if (url.startsWith('/api/admin-cases/count?')) return jsonResponse({ total: cases.length, capped: false });
     if (url === '/api/cases/search-fields') return jsonResponse({ protocols: [rentalProtocol] });
     if (url.startsWith('/api/teams?')) return jsonResponse({ items: [], total: 0 });
     if (url.startsWith('/api/team-members/user-options')) return jsonResponse([{ id: 12, name: 'Rafael Reviewer', email: 'reviewer@demo.test' }]);
@@ -37,6 +39,7 @@ describe('/admin-cases', () => {
     const table = await screen.findByRole('table', { name: 'Application administration' });
     const close = screen.getByRole('button', { name: 'Close applications' });
     expect(close).toBeDisabled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/cases?'))).toBe(false);
     fireEvent.click(await within(table).findByRole('checkbox', { name: 'Select application 2026-11-000007' }));
     fireEvent.click(within(table).getByRole('checkbox', { name: 'Select application 2026-11-000008' }));
     expect(screen.getByText('Selected: 2')).toBeInTheDocument();

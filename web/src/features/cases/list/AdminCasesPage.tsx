@@ -33,7 +33,7 @@ type Report = { title: string; result: BulkResult };
 export default function AdminCasesPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const { url, list, totals, protocols, ownerName } = useCaseListState();
+  const { url, list, totals, protocols, ownerName } = useCaseListState(ADMIN_CASES_PATH);
   const caseColumns = useCaseColumns();
   const invalidate = useInvalidateCases();
   const { view } = url;

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { caseTotal, useCaseCount, useCaseList, useSearchFields } from '../listApi.js';
+import { CASES_PATH, type CaseListPath, caseTotal, useCaseCount, useCaseList, useSearchFields } from '../listApi.js';
 import { apiQueryString, filterQueryString, useCaseUrl } from './caseUrl.js';
 
 /**
@@ -7,12 +7,12 @@ import { apiQueryString, filterQueryString, useCaseUrl } from './caseUrl.js';
  * count of its filters (asked on its own, once per filter), and the protocols
  * and fields to filter by.
  */
-export function useCaseListState() {
+export function useCaseListState(path: CaseListPath = CASES_PATH) {
   const url = useCaseUrl();
   const queryString = useMemo(() => apiQueryString(url.params, url.view), [url.params, url.view]);
   const filterString = useMemo(() => filterQueryString(url.params), [url.params]);
-  const list = useCaseList(queryString);
-  const count = useCaseCount(filterString);
+  const list = useCaseList(queryString, path);
+  const count = useCaseCount(filterString, path);
   const fields = useSearchFields();
   const { ownerId } = url.view.filters;
   // Every row of an owner filter carries the owner's name: the picker shows it.
