@@ -144,7 +144,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/archivos/');
-    if (!isApi && webDir && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing script or style of the build is a 404, not the page: a tab of an older build then
+    // sees a failed chunk (and reloads, web/src/lib/lazyPage.ts) instead of HTML served as JavaScript.
+    const isAsset = request.url.startsWith('/assets/');
+    if (!isApi && !isAsset && webDir && (request.method === 'GET' || request.method === 'HEAD')) {
       // The SPA owns every other path in history mode; it shows its own 404.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,7 +68,31 @@ export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildS
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`web build failed:\n${output.slice(-4000)}`))));
   });
   writeFileSync(path.join(tmpOut, '.source-hash'), webSourceHash());
+  keepRecentAssets(path.join(WEB_DIST, 'assets'), path.join(tmpOut, 'assets'));
   rmSync(WEB_DIST, { recursive: true, force: true });
   renameSync(tmpOut, WEB_DIST);
   return state;
+}
+
+/** How long the scripts of a replaced build stay servable. */
+const KEEP_OLD_ASSETS_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Copies the previous build's hashed assets (those younger than a week, by
+ * their build time) into the new one. A tab opened before the new build still
+ * loads the pages it has not visited yet, instead of failing on a chunk whose
+ * name is gone; hashed names never collide with the new ones.
+ */
+export function keepRecentAssets(fromDir: string, toDir: string, now = Date.now()): string[] {
+  if (!existsSync(fromDir) || !existsSync(toDir)) return [];
+  const kept: string[] = [];
+  for (const name of readdirSync(fromDir)) {
+    const from = path.join(fromDir, name);
+    const to = path.join(toDir, name);
+    const stat = statSync(from);
+    if (!stat.isFile() || existsSync(to) || now - stat.mtimeMs > KEEP_OLD_ASSETS_MS) continue;
+    cpSync(from, to, { preserveTimestamps: true });
+    kept.push(name);
+  }
+  return kept;
 }

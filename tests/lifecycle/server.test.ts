@@ -52,6 +52,10 @@ describe('npm start', () => {
     const page = await fetch(`http://127.0.0.1:${port}/some/client/route`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+    // A script of the build that is not there is a 404, not the page served as JavaScript.
+    const missing = await fetch(`http://127.0.0.1:${port}/assets/Gone-0123abcd.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/json');
     const pgPid = postmasterPid(dir) as number;
     expect(isRunning(pgPid)).toBe(true);
 
