@@ -27,6 +27,39 @@ describe('the fields of the advanced search', () => {
     expect((await t.request({ method: 'GET', url: '/api/protocols', cookies: reviewer })).statusCode).toBe(403);
   });
 
+  it("offers a master select's items (code and name) as its choices, the tenant's active ones only", async () => {
+    const fields = (await t.request({ method: 'GET', url: '/api/cases/search-fields', cookies: reviewer })).json<Fields>().protocols[0].fields;
+    const city = fields.find((f) => f.name === 'municipio') as { options?: Array<{ value: string; label: string }> };
+    expect(city.options).toEqual(expect.arrayContaining([{ value: '76001', label: 'Cali' }]));
+    const entityId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    const active = await t.db
+      .selectFrom('master_items as i')
+      .innerJoin('masters as m', 'm.id', 'i.master_id')
+      .where('m.entity_id', '=', entityId)
+      .where('m.code', '=', 'municipios')
+      .where('i.active', '=', true)
+      .select('i.code')
+      .execute();
+    expect(city.options?.map((o) => o.value).sort()).toEqual(active.map((r) => r.code).sort());
+    // A deactivated item is no longer offered.
+    await t.db.updateTable('master_items').set({ active: false }).where('code', '=', '76001').execute();
+    try {
+      const again = (await t.request({ method: 'GET', url: '/api/cases/search-fields', cookies: reviewer })).json<Fields>().protocols[0].fields;
+      expect(again.find((f) => f.name === 'municipio')?.options?.map((o) => o.value)).not.toContain('76001');
+    } finally {
+      await t.db.updateTable('master_items').set({ active: true }).where('code', '=', '76001').execute();
+    }
+  });
+
+  it('answers case administration on its own target', async () => {
+    const admin = await login(t, 'admin@demo.test');
+    const res = await t.request({ method: 'GET', url: '/api/admin-cases/search-fields', cookies: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Fields>().protocols.map((p) => p.name)).toEqual(['Rental assistance']);
+    const applicant = await login(t, 'applicant@demo.test');
+    expect((await t.request({ method: 'GET', url: '/api/admin-cases/search-fields', cookies: applicant })).statusCode).toBe(403);
+  });
+
   it("keeps each tenant's forms apart", async () => {
     const mine = (await t.request({ method: 'GET', url: '/api/cases/search-fields', cookies: reviewer })).json<Fields>().protocols.map((p) => p.id);
     const theirs = (await t.request({ method: 'GET', url: '/api/cases/search-fields', cookies: other })).json<Fields>().protocols.map((p) => p.id);

@@ -2,8 +2,9 @@
  * What the case list's advanced search can filter on, for anyone who may
  * list cases: the tenant's published protocols and the value fields of each
  * one's main form (labels in both languages, choices where the form lists
- * them). Protocol and form screens need their own targets; a reviewer who
- * only lists cases still needs these names.
+ * them, and the items of the masters behind master selects). Protocol and
+ * form screens need their own targets; a reviewer who only lists cases
+ * still needs these names.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -19,32 +20,57 @@ const option = z.object({ value: z.union([z.string(), z.number()]), label: z.str
 const searchField = z.object({ name: z.string(), type: z.string(), label: z.string(), label_en: z.string().optional(), options: z.array(option).optional() });
 const searchFieldsView = z.object({ protocols: z.array(z.object({ id: z.number(), name: z.string(), fields: z.array(searchField) })) });
 
+/** A master longer than this stays a text box in the search: a list that long is no help to pick from. */
+export const MASTER_OPTIONS_LIMIT = 300;
+
 export const caseSearchFieldRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/api/cases/search-fields',
-    {
-      config: { access: { target: 'wf_casos', action: 'show' } },
-      schema: { tags: ['cases'], summary: "The published protocols and their main form's fields, for the advanced search", response: { 200: searchFieldsView } },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      const rows = await app.db
-        .selectFrom('protocols as p')
-        .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
-        .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
-        .where('p.entity_id', '=', actor.entityId)
-        .select(['p.id', 'p.name', 'fv.definition'])
-        .orderBy('p.name')
-        .execute();
-      return {
-        protocols: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          fields: scopeFields((r.definition as FormDefinition).fields)
-            .filter(SEARCHABLE)
-            .map((f) => ({ name: f.name, type: f.type, label: f.label, label_en: f.label_en, options: f.options?.map((o) => ({ value: o.value, label: o.label, label_en: o.label_en })) })),
-        })),
-      };
-    },
-  );
+  // For those who list cases (wf_casos) and for case administration (admin_cases), which may be held alone.
+  for (const [path, target] of [['/api/cases/search-fields', 'wf_casos'], ['/api/admin-cases/search-fields', 'admin_cases']] as const) {
+    app.get(
+      path,
+      {
+        config: { access: { target, action: 'show' } },
+        schema: { tags: ['cases'], summary: "The published protocols and their main form's fields, for the advanced search", response: { 200: searchFieldsView } },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const rows = await app.db
+          .selectFrom('protocols as p')
+          .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
+          .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
+          .where('p.entity_id', '=', actor.entityId)
+          .select(['p.id', 'p.name', 'fv.definition'])
+          .orderBy('p.name')
+          .execute();
+        const fieldsOf = (r: (typeof rows)[number]) => scopeFields((r.definition as FormDefinition).fields).filter(SEARCHABLE);
+        // Master selects offer the tenant's items (code and name), as the form does, when the list is short enough.
+        const masterCodes = [...new Set(rows.flatMap((r) => fieldsOf(r).filter((f) => f.type === 'master_select' && f.master).map((f) => f.master as string)))];
+        const items = masterCodes.length
+          ? await app.db
+              .selectFrom('master_items as i')
+              .innerJoin('masters as m', 'm.id', 'i.master_id')
+              .where('m.entity_id', '=', actor.entityId)
+              .where('m.code', 'in', masterCodes)
+              .where('i.active', '=', true)
+              .select(['m.code as master', 'i.code', 'i.name'])
+              .orderBy('i.name')
+              .execute()
+          : [];
+        const byMaster = new Map<string, Array<{ value: string; label: string }>>();
+        for (const item of items) byMaster.set(item.master, [...(byMaster.get(item.master) ?? []), { value: item.code, label: item.name }]);
+        const optionsOf = (f: FieldDef) => {
+          if (f.type !== 'master_select') return f.options?.map((o) => ({ value: o.value, label: o.label, label_en: o.label_en }));
+          const list = byMaster.get(f.master ?? '');
+          return list && list.length <= MASTER_OPTIONS_LIMIT ? list : undefined;
+        };
+        return {
+          protocols: rows.map((r) => ({
+            id: r.id,
+            name: r.name,
+            fields: fieldsOf(r).map((f) => ({ name: f.name, type: f.type, label: f.label, label_en: f.label_en, options: optionsOf(f) })),
+          })),
+        };
+      },
+    );
+  }
 };

@@ -111,10 +111,11 @@ export interface SearchProtocol {
 }
 
 /** The published protocols and their main forms' fields (for filters, the advanced search and imports). */
-export function useSearchFields() {
+export function useSearchFields(path: CaseListPath = CASES_PATH) {
+  const url = path === CASES_PATH ? SEARCH_FIELDS_PATH : `${path}/search-fields`;
   return useQuery({
-    queryKey: [SEARCH_FIELDS_PATH],
-    queryFn: ({ signal }) => apiFetch<{ protocols: SearchProtocol[] }>(SEARCH_FIELDS_PATH, { signal }),
+    queryKey: [url],
+    queryFn: ({ signal }) => apiFetch<{ protocols: SearchProtocol[] }>(url, { signal }),
     staleTime: 60_000,
   });
 }

@@ -20,7 +20,7 @@ function serve() {
     // Case administration lists through its own path (target admin_cases), not /api/cases (wf_casos).
     if (url.startsWith('/api/admin-cases?')) return jsonResponse({ items: cases, total: cases.length, capped: false });
     if (url.startsWith('/api/admin-cases/count?')) return jsonResponse({ total: cases.length, capped: false });
-    if (url === '/api/cases/search-fields') return jsonResponse({ protocols: [rentalProtocol] });
+    if (url === '/api/admin-cases/search-fields') return jsonResponse({ protocols: [rentalProtocol] });
     if (url.startsWith('/api/teams?')) return jsonResponse({ items: [], total: 0 });
     if (url.startsWith('/api/team-members/user-options')) return jsonResponse([{ id: 12, name: 'Rafael Reviewer', email: 'reviewer@demo.test' }]);
     if (url === '/api/admin-cases/close' && init?.method === 'POST') {

@@ -126,6 +126,28 @@ describe('/cases', () => {
     expect(screen.getByRole('button', { name: 'Advanced search (2)' })).toBeInTheDocument();
   });
 
+  test("a master select is searched by choosing one of the master's items; without them, its code is typed", async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve();
+    const { router } = renderApp('/cases');
+    await screen.findByRole('table', { name: 'Applications' });
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    const row = await screen.findByRole('group', { name: 'Condition 1' });
+    await chooseOption(within(row).getByRole('combobox', { name: 'Column' }), 'City');
+    await chooseOption(within(row).getByRole('combobox', { name: 'Operator' }), 'equals');
+    await chooseOption(within(row).getByRole('combobox', { name: 'Value' }), 'Cali');
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const expected = encodeSearch([{ column: 'data.municipio', op: 'eq', value: '76001' }]);
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('filters')).toBe(expected));
+    await waitFor(() => expect(listCalls(fetchMock).at(-1)?.searchParams.get('filters')).toBe(expected));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
+    const second = await screen.findByRole('group', { name: 'Condition 2' });
+    await chooseOption(within(second).getByRole('combobox', { name: 'Column' }), 'Neighbourhood');
+    await chooseOption(within(second).getByRole('combobox', { name: 'Operator' }), 'equals');
+    expect(within(second).getByRole('textbox', { name: 'Value' })).toBeInTheDocument();
+  });
+
   test('a shared address with an advanced search opens with its rows, and the server’s refusal is shown', async () => {
     setScreenWidth(1366);
     const filters = encodeSearch([{ column: 'data.lastName', op: 'startsWith', value: 'Ort' }]);

@@ -27,6 +27,8 @@ export const rentalProtocol: SearchProtocol = {
     { name: 'lastName', type: 'text', label: 'Apellidos', label_en: 'Last name' },
     { name: 'payRent', type: 'currency', label: 'Renta mensual', label_en: 'Monthly rent' },
     { name: 'housing_assistance', type: 'switch', label: 'Recibe asistencia de vivienda (Sección 8)', label_en: 'Receives housing assistance (Section 8)' },
+    { name: 'municipio', type: 'master_select', label: 'Municipio', label_en: 'City', options: [{ value: '05001', label: 'Medellín' }, { value: '76001', label: 'Cali' }] },
+    { name: 'barrio', type: 'master_select', label: 'Barrio', label_en: 'Neighbourhood' },
   ],
 };
 

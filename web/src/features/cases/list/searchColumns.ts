@@ -69,6 +69,8 @@ export function fieldColumn(field: SearchField, language: string): ColumnChoice 
       }
       return { ...base, ops: CHOICE_OPS, kind: 'text' };
     case 'master_select':
+      // The master's items when the server sent them (short lists), else the code typed as text.
+      if (field.options?.length) return { ...base, ops: CHOICE_OPS, kind: 'choice', options: field.options.map((o) => ({ value: String(o.value), label: o.label || String(o.value) })) };
       return { ...base, ops: CHOICE_OPS, kind: 'text' };
     default:
       return { ...base, ops: TEXT_OPS, kind: 'text' };

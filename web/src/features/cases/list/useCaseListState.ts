@@ -13,7 +13,7 @@ export function useCaseListState(path: CaseListPath = CASES_PATH) {
   const filterString = useMemo(() => filterQueryString(url.params), [url.params]);
   const list = useCaseList(queryString, path);
   const count = useCaseCount(filterString, path);
-  const fields = useSearchFields();
+  const fields = useSearchFields(path);
   const { ownerId } = url.view.filters;
   // Every row of an owner filter carries the owner's name: the picker shows it.
   const ownerName = ownerId ? list.data?.items.find((item) => String(item.ownerId) === ownerId)?.ownerName : undefined;
