@@ -214,15 +214,14 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
    * Rows come in batches, newest first, so a long export reports progress.
    */
   async function exportTable(actor: Actor, query: ExportFilters, onBatch: (done: number, total: number) => Promise<void>) {
-    const f = query;
-    const counted = await filtered(actor, f).clearSelect().select(sql<string>`count(*)`.as('n')).executeTakeFirst();
+    const counted = await filtered(actor, query).clearSelect().select(sql<string>`count(*)`.as('n')).executeTakeFirst();
     const total = Math.min(Number(counted?.n ?? 0), EXPORT_LIMIT);
     type ExportRow = Row & { data: unknown };
     const rows: ExportRow[] = [];
     let lastId: number | null = null;
     await onBatch(0, total);
     while (rows.length < total) {
-      let q = filtered(actor, f).select('c.data').orderBy('c.id', 'desc').limit(Math.min(EXPORT_BATCH, total - rows.length));
+      let q = filtered(actor, query).select('c.data').orderBy('c.id', 'desc').limit(Math.min(EXPORT_BATCH, total - rows.length));
       if (lastId !== null) q = q.where('c.id', '<', lastId);
       const batch = (await q.execute()) as ExportRow[];
       if (batch.length === 0) break;
@@ -231,12 +230,12 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       await onBatch(rows.length, total);
     }
     let fields: string[] = [];
-    if (f.protocolId) {
+    if (query.protocolId) {
       const def = await app.db
         .selectFrom('protocols as p')
         .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
         .innerJoin('form_versions as fv', (j) => j.on('fv.id', '=', sql<number>`(v.definition->>'mainFormVersionId')::bigint`))
-        .where('p.id', '=', f.protocolId)
+        .where('p.id', '=', query.protocolId)
         .where('p.entity_id', '=', actor.entityId)
         .select('fv.definition')
         .executeTakeFirst();

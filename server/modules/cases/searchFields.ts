@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
 import { scopeFields } from '../../../core/forms/validator.js';
 import { actorOf } from '../../plugins/session.js';
+import { activeMasterItems } from '../forms/options.js';
 
 /** Fields that hold one value a row of the search can compare (not files, groups or static text). */
 const SEARCHABLE = (f: FieldDef) => !['file', 'repeat', 'static', 'stepper', 'step'].includes(f.type);
@@ -42,33 +43,17 @@ export const caseSearchFieldRoutes: FastifyPluginAsyncZod = async (app) => {
           .select(['p.id', 'p.name', 'fv.definition'])
           .orderBy('p.name')
           .execute();
-        const fieldsOf = (r: (typeof rows)[number]) => scopeFields((r.definition as FormDefinition).fields).filter(SEARCHABLE);
+        const forms = rows.map((r) => ({ id: r.id, name: r.name, fields: scopeFields((r.definition as FormDefinition).fields).filter(SEARCHABLE) }));
         // Master selects offer the tenant's items (code and name), as the form does, when the list is short enough.
-        const masterCodes = [...new Set(rows.flatMap((r) => fieldsOf(r).filter((f) => f.type === 'master_select' && f.master).map((f) => f.master as string)))];
-        const items = masterCodes.length
-          ? await app.db
-              .selectFrom('master_items as i')
-              .innerJoin('masters as m', 'm.id', 'i.master_id')
-              .where('m.entity_id', '=', actor.entityId)
-              .where('m.code', 'in', masterCodes)
-              .where('i.active', '=', true)
-              .select(['m.code as master', 'i.code', 'i.name'])
-              .orderBy('i.name')
-              .execute()
-          : [];
-        const byMaster = new Map<string, Array<{ value: string; label: string }>>();
-        for (const item of items) byMaster.set(item.master, [...(byMaster.get(item.master) ?? []), { value: item.code, label: item.name }]);
+        const masters = forms.flatMap((p) => p.fields.filter((f) => f.type === 'master_select' && f.master).map((f) => f.master as string));
+        const byMaster = await activeMasterItems(app.db, actor.entityId, masters);
         const optionsOf = (f: FieldDef) => {
           if (f.type !== 'master_select') return f.options?.map((o) => ({ value: o.value, label: o.label, label_en: o.label_en }));
-          const list = byMaster.get(f.master ?? '');
-          return list && list.length <= MASTER_OPTIONS_LIMIT ? list : undefined;
+          const items = byMaster.get(f.master ?? '');
+          return items && items.length <= MASTER_OPTIONS_LIMIT ? items.map((i) => ({ value: i.code, label: i.name })) : undefined;
         };
         return {
-          protocols: rows.map((r) => ({
-            id: r.id,
-            name: r.name,
-            fields: fieldsOf(r).map((f) => ({ name: f.name, type: f.type, label: f.label, label_en: f.label_en, options: optionsOf(f) })),
-          })),
+          protocols: forms.map((p) => ({ ...p, fields: p.fields.map((f) => ({ name: f.name, type: f.type, label: f.label, label_en: f.label_en, options: optionsOf(f) })) })),
         };
       },
     );

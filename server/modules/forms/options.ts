@@ -10,18 +10,29 @@ import type { Database } from '../../db/types.js';
 export async function masterOptionValues(db: Kysely<Database>, entityId: number, def: FormDefinition): Promise<Record<string, string[]>> {
   const fields = scopeFieldsDeep(def.fields).filter((f) => f.type === 'master_select' && f.master);
   if (fields.length === 0) return {};
-  const codes = [...new Set(fields.map((f) => f.master as string))];
+  const byMaster = await activeMasterItems(db, entityId, fields.map((f) => f.master as string));
+  return Object.fromEntries(fields.map((f) => [f.name, (byMaster.get(f.master as string) ?? []).map((i) => i.code)]));
+}
+
+/** The tenant's active items of the masters named by `codes`, by master, each list in name order. */
+export async function activeMasterItems(db: Kysely<Database>, entityId: number, codes: readonly string[]): Promise<Map<string, Array<{ code: string; name: string }>>> {
+  const byMaster = new Map<string, Array<{ code: string; name: string }>>();
+  if (codes.length === 0) return byMaster;
   const rows = await db
     .selectFrom('master_items as i')
     .innerJoin('masters as m', 'm.id', 'i.master_id')
     .where('m.entity_id', '=', entityId)
-    .where('m.code', 'in', codes)
+    .where('m.code', 'in', [...new Set(codes)])
     .where('i.active', '=', true)
-    .select(['m.code as master', 'i.code'])
+    .select(['m.code as master', 'i.code', 'i.name'])
+    .orderBy('i.name')
     .execute();
-  const byMaster = new Map<string, string[]>();
-  for (const r of rows) byMaster.set(r.master, [...(byMaster.get(r.master) ?? []), r.code]);
-  return Object.fromEntries(fields.map((f) => [f.name, byMaster.get(f.master as string) ?? []]));
+  for (const { master, code, name } of rows) {
+    const list = byMaster.get(master) ?? [];
+    if (list.length === 0) byMaster.set(master, list);
+    list.push({ code, name });
+  }
+  return byMaster;
 }
 
 /**

@@ -11,6 +11,7 @@ import { showToast } from '../../../components/feedback/toastStore.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../../forms/renderer/FormRenderer.js';
 import { loadCase, saveCaseData } from '../caseApi.js';
+import { ConflictAlert } from './parts.js';
 
 interface CaseDataEditorProps {
   caseId: number;
@@ -113,20 +114,7 @@ export function CaseDataEditor({ caseId, form, formId, data, version, onDone }: 
       >
         {t('caseView.edit.note')}
       </Alert>
-      {problem?.kind === 'stale' && (
-        <Alert severity="warning" role="alert">
-          <AlertTitle>{t('cases.errors.stale')}</AlertTitle>
-          {t('caseView.editor.conflictKept')}
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
-            <Button size="small" variant="contained" onClick={() => void keepMine()}>
-              {t('caseView.editor.keepMine')}
-            </Button>
-            <Button size="small" variant="outlined" onClick={() => void loadTheirs()}>
-              {t('caseView.editor.loadSaved')}
-            </Button>
-          </Box>
-        </Alert>
-      )}
+      {problem?.kind === 'stale' && <ConflictAlert onKeepMine={() => void keepMine()} onLoadSaved={() => void loadTheirs()} />}
       {problem?.kind === 'error' && (
         <Alert severity="error" role="alert" onClose={() => setProblem(null)}>
           <AlertTitle>{problem.message}</AlertTitle>

@@ -16,6 +16,7 @@ import { AutosaveStatus } from '../../forms/AutosaveStatus.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../../forms/renderer/FormRenderer.js';
 import { useAutosave } from '../../forms/useAutosave.js';
 import { createDraft, loadDraft, saveDraft, submitDraft } from '../caseApi.js';
+import { ConflictAlert } from './parts.js';
 
 export interface EditorProtocol {
   id: number;
@@ -208,20 +209,7 @@ export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDr
         </Box>
       </Paper>
 
-      {conflict && (
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          <AlertTitle>{t('cases.errors.stale')}</AlertTitle>
-          {t('caseView.editor.conflictKept')}
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
-            <Button size="small" variant="contained" onClick={() => void keepMine()}>
-              {t('caseView.editor.keepMine')}
-            </Button>
-            <Button size="small" variant="outlined" onClick={() => void loadTheirs()}>
-              {t('caseView.editor.loadSaved')}
-            </Button>
-          </Box>
-        </Alert>
-      )}
+      {conflict && <ConflictAlert onKeepMine={() => void keepMine()} onLoadSaved={() => void loadTheirs()} />}
 
       {submitError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }} onClose={() => setSubmitError(null)}>

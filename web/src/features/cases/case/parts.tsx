@@ -1,8 +1,12 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** A titled block of a page: a region named by its h2, so screen readers can jump between them. */
 export function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
@@ -37,5 +41,27 @@ export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
         </Box>
       ))}
     </Box>
+  );
+}
+
+/**
+ * Someone else saved this application while it was open here: what was typed
+ * is still in the form, and the user chooses whose version stays.
+ */
+export function ConflictAlert({ onKeepMine, onLoadSaved }: { onKeepMine: () => void; onLoadSaved: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
+      <AlertTitle>{t('cases.errors.stale')}</AlertTitle>
+      {t('caseView.editor.conflictKept')}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+        <Button size="small" variant="contained" onClick={onKeepMine}>
+          {t('caseView.editor.keepMine')}
+        </Button>
+        <Button size="small" variant="outlined" onClick={onLoadSaved}>
+          {t('caseView.editor.loadSaved')}
+        </Button>
+      </Box>
+    </Alert>
   );
 }

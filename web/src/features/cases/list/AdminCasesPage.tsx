@@ -11,14 +11,13 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { type Column, DataTable } from '../../../components/table/DataTable.js';
+import type { Column } from '../../../components/table/DataTable.js';
 import { ApiError, apiFetch } from '../../../lib/api.js';
 import { ADMIN_CASES_PATH, type BulkResult, type CaseItem, useInvalidateCases } from '../listApi.js';
 import { CloseDialog } from '../CloseDialog.js';
 import { BulkReportDialog, ReassignDialog } from './BulkDialogs.js';
 import { CaseFilters } from './CaseFilters.js';
-import { CappedNote, CaseListError } from './CaseListError.js';
-import { hasFilters } from './caseUrl.js';
+import { CaseTable } from './CaseTable.js';
 import { useCaseColumns } from './caseColumns.js';
 import { useCaseListState } from './useCaseListState.js';
 
@@ -33,7 +32,8 @@ type Report = { title: string; result: BulkResult };
 export default function AdminCasesPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const { url, list, totals, protocols, ownerName } = useCaseListState(ADMIN_CASES_PATH);
+  const listState = useCaseListState(ADMIN_CASES_PATH);
+  const { url, list, protocols, ownerName } = listState;
   const caseColumns = useCaseColumns();
   const invalidate = useInvalidateCases();
   const { view } = url;
@@ -140,25 +140,7 @@ export default function AdminCasesPage() {
           )}
           {selected.size > 0 && <Button onClick={() => setSelected(new Map())}>{t('caseList.admin.clearSelection')}</Button>}
         </Box>
-        <DataTable
-          label={t('caseList.admin.title')}
-          columns={columns}
-          rows={list.isError ? [] : list.data?.items}
-          total={list.isError ? 0 : totals.total}
-          totalIsFloor={!list.isError && totals.floor}
-          getRowId={(item) => item.id}
-          page={view.page}
-          rowsPerPage={view.limit}
-          onPageChange={url.setPage}
-          onRowsPerPageChange={url.setLimit}
-          sortBy={view.sortBy}
-          descending={view.descending}
-          onSortChange={url.setSort}
-          loading={list.isFetching}
-          emptyText={hasFilters(url.params) ? t('caseList.emptyFiltered') : t('caseList.empty')}
-        />
-        {totals.capped && !list.isError && <CappedNote total={totals.countTotal} />}
-        {list.isError && <CaseListError error={list.error} />}
+        <CaseTable state={listState} label={t('caseList.admin.title')} columns={columns} />
       </Paper>
       {dialog === 'reassign' && (
         <ReassignDialog count={selected.size} pending={reassign.isPending} error={reassignError} onSubmit={(userId) => reassign.mutate(userId)} onClose={() => setDialog(null)} />

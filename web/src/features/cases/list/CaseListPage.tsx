@@ -7,10 +7,9 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { DataTable } from '../../../components/table/DataTable.js';
 import { useInvalidateCases } from '../listApi.js';
 import { CaseFilters } from './CaseFilters.js';
-import { CappedNote, CaseListError } from './CaseListError.js';
+import { CaseTable } from './CaseTable.js';
 import { hasFilters, paramsOfQuery, queryOf } from './caseUrl.js';
 import { useCaseColumns } from './caseColumns.js';
 import { ExportButton } from './ExportButton.js';
@@ -26,7 +25,8 @@ import { useCaseListState } from './useCaseListState.js';
 export default function CaseListPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const { url, list, totals, protocols, ownerName } = useCaseListState();
+  const listState = useCaseListState();
+  const { url, protocols, ownerName } = listState;
   const columns = useCaseColumns();
   const invalidate = useInvalidateCases();
   const [savedOpen, setSavedOpen] = useState(false);
@@ -50,25 +50,7 @@ export default function CaseListPage() {
       <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
         <CaseFilters filters={view.filters} onChange={url.update} onClear={url.clear} protocols={protocols} ownerName={ownerName} />
         <Box sx={{ mt: 2 }} />
-        <DataTable
-          label={t('caseList.title')}
-          columns={columns}
-          rows={list.isError ? [] : list.data?.items}
-          total={list.isError ? 0 : totals.total}
-          totalIsFloor={!list.isError && totals.floor}
-          getRowId={(item) => item.id}
-          page={view.page}
-          rowsPerPage={view.limit}
-          onPageChange={url.setPage}
-          onRowsPerPageChange={url.setLimit}
-          sortBy={view.sortBy}
-          descending={view.descending}
-          onSortChange={url.setSort}
-          loading={list.isFetching}
-          emptyText={hasFilters(url.params) ? t('caseList.emptyFiltered') : t('caseList.empty')}
-        />
-        {totals.capped && !list.isError && <CappedNote total={totals.countTotal} />}
-        {list.isError && <CaseListError error={list.error} />}
+        <CaseTable state={listState} label={t('caseList.title')} columns={columns} />
       </Paper>
       {savedOpen && (
         <SavedSearchesDialog
