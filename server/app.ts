@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/pool.js';
@@ -16,6 +16,7 @@ import { projectRoutes } from './modules/projects/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerSession } from './plugins/session.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   db: Db;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** A logger made by the process (server/logger.ts); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** The built web app to serve; omitted or missing -> API only. */
   webDir?: string;
   /** Run the periodic jobs (the server does; tests call them directly). */
@@ -65,7 +68,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    logController: new OneLinePerRequest(options.config.logFormat === 'pretty' ? 'debug' : 'info'),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     trustProxy: false,

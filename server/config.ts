@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -43,26 +44,38 @@ const envSchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 65535, 'must be between 1 and 65535')
     .default(3000),
-  DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
+  DATA_DIR: z.string().trim().min(1, 'must not be empty').optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   DEMO_DATA: onOff.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
 });
 
 export interface Config {
   http: { port: number; host: string; publicUrl: string };
-  data: { dir: string };
+  /**
+   * `dir` is where the embedded database and the files live. `explicit` when
+   * DATA_DIR was set: then it is used as given, and a problem with it is an
+   * error; the default (`data/` of the checkout) may be replaced by a place the
+   * database's user can reach (see db/data-dir.ts).
+   */
+  data: { dir: string; explicit: boolean };
   /** When set, an external PostgreSQL; otherwise the embedded one under data.dir. */
   database: { url: string | undefined; embedded: boolean };
   mail: { smtpUrl: string | undefined };
   demoData: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** JSON lines for production and pipes; short lines for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** The checkout's own data directory, whatever the working directory. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Boolean(process.stdout.isTTY)): Config {
   // Empty strings count as unset, as shells and .env files often leave them.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
@@ -79,10 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       host: e.HOST,
       publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     },
-    data: { dir: path.resolve(e.DATA_DIR) },
+    data: { dir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : DEFAULT_DATA_DIR, explicit: Boolean(e.DATA_DIR) },
     database: { url: e.DATABASE_URL, embedded },
     mail: { smtpUrl: e.SMTP_URL },
     demoData: e.DEMO_DATA ?? embedded,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
   };
 }

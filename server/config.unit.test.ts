@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_DATA_DIR, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c.http.port).toBe(3000);
     expect(c.http.publicUrl).toBe('http://localhost:3000');
-    expect(c.data.dir).toBe(path.resolve('./data'));
+    // The checkout's own data/, whatever the working directory.
+    expect(c.data).toEqual({ dir: DEFAULT_DATA_DIR, explicit: false });
+    expect(DEFAULT_DATA_DIR).toBe(path.resolve(import.meta.dirname, '..', 'data'));
     expect(c.database).toEqual({ url: undefined, embedded: true });
     expect(c.mail.smtpUrl).toBeUndefined();
     expect(c.demoData).toBe(true);
@@ -25,6 +27,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://cases.example.org/' }).http.publicUrl).toBe('https://cases.example.org');
   });
 
+  it('takes a set DATA_DIR as given, relative to the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'somewhere' }).data).toEqual({ dir: path.resolve('somewhere'), explicit: true });
+  });
+
+  it('logs JSON lines unless a person reads a terminal, and LOG_FORMAT decides when set', () => {
+    expect(loadConfig({}, false).logFormat).toBe('json');
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).http.port).toBe(3000);
   });
@@ -39,6 +52,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail'],
     ['DEMO_DATA', 'maybe'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'xml'],
   ])('stops on %s=%s with a message naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -3,9 +3,9 @@
  * migrations, demo data, the web build, then listen. SIGINT/SIGTERM stop
  * accepting requests, let those in flight finish, and stop the database.
  */
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
+import { dataLocation } from './db/data-dir.js';
 import { ensureDatabase } from './db/database.js';
 import { EmbeddedPostgres } from './db/embedded.js';
 import { DataDirLock } from './db/lock.js';
@@ -13,6 +13,7 @@ import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
 import { DEMO_STAFF, seedDemoWorkflow } from './db/seed/workflow.js';
+import { createLogger } from './logger.js';
 import { StartupError } from './startup-error.js';
 import { APP_VERSION } from './version.js';
 import { ensureWebBuild, WEB_DIST } from './web-build.js';
@@ -25,7 +26,7 @@ try {
   fail(e);
 }
 
-const log = pino({ level: config.logLevel, base: undefined });
+const log = createLogger(config);
 const cleanup: Array<() => Promise<void> | void> = [];
 let stopping = false;
 
@@ -34,7 +35,11 @@ async function run(): Promise<void> {
   const building = ensureWebBuild((m) => log.info(m));
   building.catch(() => {}); // awaited below; do not crash as unhandled meanwhile
 
+  let movedBecause: string | undefined;
   if (config.database.embedded) {
+    const location = dataLocation(config.data);
+    movedBecause = location.movedBecause;
+    config = { ...config, data: { ...config.data, dir: location.dir } };
     const lock = DataDirLock.acquire(config.data.dir);
     cleanup.push(() => lock.release());
     const pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: (m) => log.info(m) });
@@ -69,7 +74,7 @@ async function run(): Promise<void> {
     config,
     db: handle.db,
     webDir: WEB_DIST,
-    logger: { level: config.logLevel },
+    loggerInstance: log,
     jobs: true,
   });
   cleanup.unshift(() => app.close());
@@ -95,7 +100,8 @@ async function run(): Promise<void> {
   const lines = [
     '',
     `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,
-    `  Database: ${config.database.embedded ? `embedded PostgreSQL in ${config.data.dir}` : 'DATABASE_URL'}${seeded ? ' (demo data seeded)' : ''}`,
+    `  Database: ${config.database.embedded ? `embedded PostgreSQL; data in ${config.data.dir}` : 'DATABASE_URL'}${seeded ? ' (demo data seeded)' : ''}`,
+    ...(movedBecause ? [`  (not in the checkout's data/: ${movedBecause})`] : []),
     ...(logins.length ? [`  Demo logins (password ${DEMO_PASSWORD}):`, ...logins] : []),
     '  Stop with Ctrl-C.',
     '',

@@ -1,10 +1,8 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  accessSync,
   chmodSync,
   chownSync,
-  constants,
   cpSync,
   createWriteStream,
   existsSync,
@@ -13,13 +11,13 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { StartupError } from '../startup-error.js';
+import { postgresUser, prepareDataDir, type RunAs } from './data-dir.js';
 import { isRunning, procArgs, procInfo } from './procfs.js';
 
 /**
@@ -36,10 +34,6 @@ interface Binaries {
   pg_ctl: string;
 }
 
-interface RunAs {
-  uid?: number;
-  gid?: number;
-}
 
 export interface EmbeddedOptions {
   dataDir: string;
@@ -73,7 +67,7 @@ export class EmbeddedPostgres {
   }
 
   static async start(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
-    const runAs = ensureRunUser();
+    const runAs = postgresUser();
     const bin = await reachableBinaries(runAs, options.log);
     const binMajor = postgresMajor(bin, runAs);
     const pgDir = path.join(options.dataDir, 'pg');
@@ -117,26 +111,6 @@ export class EmbeddedPostgres {
 
   get dataDirectory(): string {
     return this.pgDir;
-  }
-}
-
-function ensureRunUser(): RunAs {
-  if (process.getuid?.() !== 0) return {};
-  // PostgreSQL refuses to run as root: run it as the `postgres` system user.
-  const ids = () => ({
-    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
-    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
-  });
-  try {
-    return ids();
-  } catch {
-    try {
-      spawnSync('groupadd', ['--system', 'postgres']);
-      execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres']);
-      return ids();
-    } catch (e) {
-      throw new StartupError(`Running as root, and no 'postgres' user could be created to run the embedded database: ${(e as Error).message}`);
-    }
   }
 }
 
@@ -194,26 +168,6 @@ async function reachableBinaries(runAs: RunAs, log: (line: string) => void): Pro
 function postgresMajor(bin: Binaries, runAs: RunAs): number {
   const out = spawnSync(bin.postgres, ['--version'], { ...runAs, encoding: 'utf8' }).stdout;
   return Number(/PostgreSQL\)?\s+(\d+)/.exec(out)?.[1] ?? Number.NaN);
-}
-
-function prepareDataDir(dataDir: string, runAs: RunAs): void {
-  try {
-    mkdirSync(dataDir, { recursive: true });
-    accessSync(dataDir, constants.W_OK | constants.X_OK);
-  } catch {
-    throw new StartupError(`DATA_DIR ${dataDir} is not writable; choose a directory this user can write, or fix its permissions.`);
-  }
-  if (runAs.uid === undefined) return;
-  // The postgres user needs to reach DATA_DIR (search permission on it and on
-  // every parent). DATA_DIR is ours to open for search (not for listing);
-  // parents are not ours to change.
-  const reachable = () => spawnSync('test', ['-x', dataDir], { ...runAs }).status === 0;
-  if (!reachable()) chmodSync(dataDir, statSync(dataDir).mode | 0o001);
-  if (!reachable()) {
-    throw new StartupError(
-      `DATA_DIR ${dataDir} is not reachable by the 'postgres' user that runs the embedded database (a parent directory is private); set DATA_DIR to a directory outside a private home, such as /var/lib/casebook.`,
-    );
-  }
 }
 
 function readOrCreatePassword(dataDir: string): string {

@@ -1,6 +1,7 @@
 /** `npm run migrate`: apply pending migrations to DATABASE_URL or the embedded database, then stop. */
 import { loadConfig } from '../config.js';
 import { StartupError } from '../startup-error.js';
+import { dataLocation } from './data-dir.js';
 import { ensureDatabase } from './database.js';
 import { EmbeddedPostgres } from './embedded.js';
 import { DataDirLock } from './lock.js';
@@ -14,8 +15,9 @@ async function main(): Promise<void> {
   let url = config.database.url;
   try {
     if (!url) {
-      lock = DataDirLock.acquire(config.data.dir);
-      pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: console.log });
+      const { dir } = dataLocation(config.data);
+      lock = DataDirLock.acquire(dir);
+      pg = await EmbeddedPostgres.start({ dataDir: dir, log: console.log });
       url = await ensureDatabase(pg.url, 'casebook');
     }
     const handle = openDb(url);

@@ -13,7 +13,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toAppError(error);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: mapped.code }, 'request refused');
+    else request.log.debug({ code: mapped.code }, 'request refused'); // the access line has the status
     return sendError(request, reply, mapped);
   });
 }
