@@ -13,12 +13,22 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+export interface StartOptions {
+  nodeArgs?: string[];
+  /** The checkout to start (default: this one). */
+  cwd?: string;
+  /** Run as another user (tests as root). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Starts `node --import tsx server/main.ts` as `npm start` does, with the given environment. */
-export function startServer(env: Record<string, string>, { nodeArgs = [] as string[] } = {}): ServerProcess {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
+export function startServer(env: Record<string, string>, { nodeArgs = [], cwd = ROOT, uid, gid }: StartOptions = {}): ServerProcess {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(cwd, 'server/main.ts')], {
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid !== undefined ? { uid, gid } : {}),
   });
   let out = '';
   const listeners = new Set<() => void>();
