@@ -48,6 +48,7 @@ export const errorCatalog = {
   STALE_DRAFT: { status: 409, key: 'cases.errors.stale' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
+  FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },
   LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },
 } as const;
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 
@@ -89,6 +90,48 @@ describe('CSV import of cases', () => {
     const huge = await upload(coordinator, `${HEADER}\n${'x'.repeat(1000)}\n`.repeat(30_000));
     expect(huge.statusCode).toBe(413);
   });
+
+  it('reads a file of exactly 20 MiB to its last byte and refuses one byte more, even when that byte arrives on its own, storing nothing', async () => {
+    const LIMIT = 20 * 1024 * 1024;
+    /** A CSV of `size` bytes whose last byte is not UTF-8: only a file read whole is refused for its encoding. */
+    const file = (size: number) => {
+      const b = Buffer.alloc(size, 0x78);
+      b.write('ref,nombre\r\n1,');
+      b[size - 1] = 0xff;
+      return b;
+    };
+    const send = (b: Buffer) => {
+      // 64 KiB pieces, one ending at the limit: a byte past it comes alone, later.
+      const cuts = [...new Set([0, ...Array.from({ length: Math.floor(b.length / 65536) }, (_, i) => (i + 1) * 65536), LIMIT, b.length])].sort((x, y) => x - y);
+      async function* pieces() {
+        for (let i = 1; i < cuts.length; i++) {
+          if (cuts[i] > cuts[i - 1]) yield b.subarray(cuts[i - 1], cuts[i]);
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      // Chunked, with no Content-Length: only the bytes that arrive say how large the file is.
+      return t.request({
+        method: 'POST',
+        url: `/api/cases/imports?protocolId=${protocolId}&fileName=big.csv`,
+        cookies: coordinator,
+        headers: { 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
+        payload: Readable.from(pieces()),
+      });
+    };
+    const imports = async () => Number((await t.db.selectFrom('case_imports').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await imports();
+    for (const size of [LIMIT + 1, LIMIT, LIMIT + 1]) {
+      const res = await send(file(size));
+      if (size > LIMIT) {
+        expect(res.statusCode).toBe(413);
+        expect(res.json<Err>().error.code).toBe('PAYLOAD_TOO_LARGE');
+      } else {
+        expect(res.statusCode).toBe(400);
+        expect(res.json<Err>().error.details?.[0].message).toBe('The file is not UTF-8 text: save it as CSV UTF-8 and try again');
+      }
+      expect(await imports()).toBe(before);
+    }
+  }, 60_000);
 
   it("keeps each user's imports to themselves and each tenant's apart", async () => {
     const job = (await upload(coordinator, csv(1, []))).json<Job>();

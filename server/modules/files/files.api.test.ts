@@ -1,8 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { MAX_UPLOAD_MB } from './routes.js';
 
 let t: TestApp;
 let dataDir: string;
@@ -86,6 +89,85 @@ describe('upload', () => {
     const res = await t.request({ method: 'POST', url: '/api/files', ...multipart('lease.pdf', PDF) });
     expect(res.statusCode).toBe(401);
   });
+});
+
+describe('the upload limit', () => {
+  const LIMIT = MAX_UPLOAD_MB * 1024 * 1024;
+  const folder = () => path.join(dataDir, 'files', 'demo-housing-agency-900100200');
+  const filesOnDisk = () => (existsSync(folder()) ? readdirSync(folder()).filter((f) => f !== 'public') : []);
+  const rows = async () => Number((await t.db.selectFrom('files').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+
+  /** One multipart body per size, whose file is a PDF of exactly `size` bytes. */
+  function body(size: number) {
+    const boundary = '----casebooklimit';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+    const content = Buffer.alloc(size, 0x20);
+    PDF.copy(content);
+    const payload = Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    return { payload, fileStart: head.length, sha256: createHash('sha256').update(content).digest('hex'), contentType: `multipart/form-data; boundary=${boundary}` };
+  }
+
+  /**
+   * The ways a body reaches the server in pieces. Where the pieces end
+   * decides whether the parser sees the byte past the limit with the rest
+   * or on its own, after the last byte it let through: each is tried.
+   */
+  const chunkings: Array<[string, (b: Buffer, fileEnd: number) => number[]]> = [
+    ['one piece', () => []],
+    ['64 KiB pieces', (b) => Array.from({ length: Math.floor(b.length / 65536) }, (_, i) => (i + 1) * 65536)],
+    ['cut at the limit', (_b, fileEnd) => [fileEnd - 1, fileEnd]],
+    ['cut just before the end', (b) => [b.length - 40, b.length - 10]],
+    ['odd pieces', (b) => Array.from({ length: Math.floor(b.length / 99991) }, (_, i) => (i + 1) * 99991)],
+  ];
+  /** The body as a stream that yields between pieces, as a socket does between packets. */
+  async function* pieces(b: Buffer, cuts: number[]) {
+    const at = [0, ...cuts.filter((c) => c > 0 && c < b.length), b.length];
+    for (let i = 1; i < at.length; i++) {
+      yield b.subarray(at[i - 1], at[i]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('a hundred uploads of limit - 1, limit and limit + 1 bytes: each whole and stored, or 413 and nothing stored', async () => {
+    const bodies = new Map([LIMIT - 1, LIMIT, LIMIT + 1].map((size) => [size, body(size)]));
+    const baseRows = await rows();
+    const baseFiles = filesOnDisk();
+    for (let i = 0; i < 100; i++) {
+      const size = LIMIT - 1 + (i % 3);
+      const b = bodies.get(size)!;
+      const [how, cuts] = chunkings[Math.floor(i / 3) % chunkings.length];
+      const lang = i % 2 ? 'es' : 'en';
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/files',
+        cookies: { ...applicant, lang },
+        headers: { 'content-type': b.contentType, 'content-length': String(b.payload.length) },
+        payload: Readable.from(pieces(b.payload, cuts(b.payload, b.fileStart + LIMIT))),
+        // Each try from its own address, so the upload rate limit stays out of the way.
+        remoteAddress: `10.9.${i >> 8}.${i & 255}`,
+      });
+      const tag = `try ${i}: ${size - LIMIT >= 0 ? '+' : ''}${size - LIMIT} bytes, ${how}`;
+      if (size <= LIMIT) {
+        expect(res.statusCode, tag).toBe(201);
+        const { id, size: stored } = res.json<{ id: string; size: number }>();
+        expect(stored, tag).toBe(size);
+        const row = await t.db.selectFrom('files').where('id', '=', id).select(['size', 'sha256']).executeTakeFirstOrThrow();
+        expect(row, tag).toEqual({ size, sha256: b.sha256 });
+        expect(statSync(path.join(folder(), `${id}.pdf`)).size, tag).toBe(size);
+        // Room for the next ones (the plan's quota) and for the disk.
+        await t.db.deleteFrom('files').where('id', '=', id).execute();
+        rmSync(path.join(folder(), `${id}.pdf`));
+      } else {
+        expect(res.statusCode, tag).toBe(413);
+        expect(res.json<Err>().error, tag).toEqual({
+          code: 'FILE_TOO_LARGE',
+          message: lang === 'es' ? 'El archivo pesa más de 20 MB, el máximo que se puede subir' : 'The file is larger than 20 MB, the most that can be uploaded',
+        });
+      }
+      expect(await rows(), tag).toBe(baseRows);
+      expect(filesOnDisk(), tag).toEqual(baseFiles);
+    }
+  }, 120_000);
 });
 
 describe('download links', () => {

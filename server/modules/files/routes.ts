@@ -21,6 +21,7 @@ import { actorOf } from '../../plugins/session.js';
 import { sniff } from './sniff.js';
 
 export const MAX_UPLOAD_MB = 20;
+const MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024;
 const LINK_SECONDS = 5 * 60;
 
 const fileView = z.object({ id: z.string(), name: z.string(), extension: z.string(), size: z.number(), public: z.boolean(), createdAt: z.date() });
@@ -38,7 +39,7 @@ export function entityFolder(entity: { name: string; docnumber: string }): strin
 }
 
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 5, fieldSize: 1024 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024 } });
   const root = path.join(app.config.data.dir, 'files');
   const linkSecret = () => appSecret(app.db, 'files.links');
   const sign = async (id: string, exp: number) => createHmac('sha256', await linkSecret()).update(`${id}.${exp}`).digest('base64url');
@@ -58,13 +59,18 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       const isPublic = (part.fields.public as { value?: unknown } | undefined)?.value === 'true';
       const name = path.basename(part.filename || 'file').slice(0, 200);
       const ext = fileExtension(name);
+      const tooLarge = () => new AppError('FILE_TOO_LARGE', { max: MAX_UPLOAD_MB });
       let bytes: Buffer;
       try {
         bytes = await part.toBuffer();
       } catch (e) {
-        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE');
+        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         throw e;
       }
+      // toBuffer() only fails when the cut falls inside a chunk it reads; when the
+      // bytes past the limit arrive on their own, after the last chunk it let
+      // through, it returns the file cut at the limit and only the stream knows.
+      if (part.file.truncated || bytes.length > MAX_UPLOAD_BYTES) throw tooLarge();
       const kind = sniff(bytes, ext);
       if (!kind) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'validation.fileExtension' }]);
       const entity = await app.db.selectFrom('entities').where('id', '=', actor.entityId).select(['name', 'docnumber', 'disk_quota_mb']).executeTakeFirstOrThrow();
@@ -85,7 +91,9 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
           await rename(`${target}.part`, target);
         });
       } catch (e) {
-        await rm(`${target}.part`, { force: true });
+        // Nothing stays on disk for a refused or failed upload: not the part, nor
+        // the file renamed just before a commit that failed.
+        await Promise.all([rm(`${target}.part`, { force: true }), rm(target, { force: true })]);
         throw e;
       }
       return reply.status(201).send({ id, name, extension: ext, size: bytes.length, public: isPublic, createdAt: new Date() });
