@@ -16,6 +16,7 @@ import { projectRoutes } from './modules/projects/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerSession } from './plugins/session.js';
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   registerRequestContext(app);
   registerSession(app);
+  registerInputGuard(app);
   // While closing, answers to requests in flight end their keep-alive
   // connection, so the server stops as soon as they are done.
   let closing = false;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Action, Target } from '../../core/targets.js';
 
 /**
@@ -19,6 +19,8 @@ export interface RouteAccess {
   method: string;
   url: string;
   access: Access;
+  /** The route's request schemas, for tests that walk every route with bad input. */
+  schema?: FastifySchema;
 }
 
 export function declareAccessRegistry(app: FastifyInstance): RouteAccess[] {
@@ -30,7 +32,7 @@ export function declareAccessRegistry(app: FastifyInstance): RouteAccess[] {
     if (!access) {
       throw new Error(`Route ${methods.join(',')} ${route.url} does not declare config.access`);
     }
-    for (const method of methods) registry.push({ method, url: route.url, access });
+    for (const method of methods) registry.push({ method, url: route.url, access, schema: route.schema });
   });
   return registry;
 }

@@ -1,9 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../app.js';
 import { APP_VERSION } from '../version.js';
-import { createTestApp, type TestApp } from '../../tests/support/app.js';
+import { createTestApp, login, type TestApp } from '../../tests/support/app.js';
+import {
+  DEEP_LEVELS, deepJson, HUGE_NUMBER_PARAM, HUGE_NUMBER_TEXT, jsonWith, leavesOf, LONG_QUERY_STRING, MEGABYTE_STRING, NUL, paramNames, propertiesOf, sampleOf, schemasOf,
+  type JsonSchemaLike,
+} from '../../tests/support/route-walker.js';
 import { AppError } from '../errors.js';
 
 let t: TestApp;
@@ -141,5 +145,113 @@ describe('route access declarations', () => {
     const app = await buildApp({ config: t.app.config, db: t.db });
     expect(() => app.get('/api/test/undeclared', async () => 'x')).toThrow(/does not declare config.access/);
     await app.close();
+  });
+});
+
+describe('every route refuses malformed input with a 4xx, never a 500', () => {
+  let w: TestApp;
+  let sid: string;
+  // Error-level lines of the app's log: a refused input must not log one.
+  const errorLines: string[] = [];
+  beforeAll(async () => {
+    const stream = { write: (line: string) => void (JSON.parse(line).level >= 50 && errorLines.push(line)) };
+    w = await createTestApp({ demo: true, logger: { level: 'warn', stream } });
+    ({ sid } = await login(w, 'admin@demo.test'));
+  });
+  afterAll(() => w.close());
+
+  const errorCodeOf = (body: string) => {
+    try {
+      return (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** Path parameters that pass their schema, naming records that do not exist (nothing is changed by mistake). */
+  const plausible = (name: string, schema: JsonSchemaLike | undefined) => {
+    const type = schema?.type ?? schema?.anyOf?.[0]?.type;
+    if (type === 'integer' || type === 'number') return '987654';
+    if (typeof schema?.pattern === 'string' && schema.pattern.includes('{16,64}')) return 'A'.repeat(24);
+    return name === 'code' ? 'walker_code' : 'walker';
+  };
+
+  it('NUL in any string, malformed JSON, wrong type, array for object, huge number, 1 MB string, deep nesting', { timeout: 120_000 }, async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    let nulRefused = 0;
+    const send = async (label: string, options: InjectOptions & { wantNul?: boolean; signedIn: boolean }) => {
+      const { wantNul, signedIn, ...inject } = options;
+      sent++;
+      // Each request from its own address, so rate limits (login, sign-up) never answer in place of validation.
+      const res = await w.app.inject({ ...inject, remoteAddress: `10.${(sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}`, cookies: signedIn ? { sid } : {} });
+      // A HEAD answer has no body: its status is what can be checked.
+      const head = inject.method === 'HEAD';
+      const code = head ? 'HEAD' : errorCodeOf(res.body);
+      const ok = wantNul ? res.statusCode === 400 && (head || code === 'VALIDATION') : res.statusCode >= 400 && res.statusCode < 500 && !!code;
+      if (wantNul && ok) nulRefused++;
+      if (!ok) failures.push(`${signedIn ? '' : '(no session) '}${inject.method} ${String(inject.url).slice(0, 120)} ${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    };
+
+    // Signing out last: a body it ignored would end the session the other routes need.
+    const routes = [...w.app.routeAccess].sort((a, b) => Number(a.url === '/api/auth/logout') - Number(b.url === '/api/auth/logout'));
+    for (const route of routes) {
+      const method = route.method as InjectOptions['method'];
+      const schemas = schemasOf(route.schema);
+      const params = Object.fromEntries(propertiesOf(schemas.params));
+      const names = paramNames(route.url);
+      const urlWith = (overrides: Record<string, string> = {}) =>
+        route.url.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(overrides[n] ?? plausible(n, params[n])));
+      const queryProps = propertiesOf(schemas.querystring);
+      const queryNames = queryProps.length ? queryProps.map(([n]) => n) : ['search'];
+      const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
+      const passes = route.access === 'public' ? [true, false] : [true];
+
+      for (const signedIn of passes) {
+        const go = (label: string, o: InjectOptions & { wantNul?: boolean }) => send(label, { ...o, signedIn });
+        for (const name of names) {
+          await go(`NUL in :${name}`, { method, url: urlWith({ [name]: NUL }), wantNul: true });
+          const type = params[name]?.type;
+          if (type === 'integer' || type === 'number') await go(`huge :${name}`, { method, url: urlWith({ [name]: HUGE_NUMBER_PARAM }) });
+        }
+        for (const name of queryNames) {
+          await go(`NUL in ?${name}`, { method, url: urlWith(), query: { [name]: NUL }, wantNul: true });
+          const type = Object.fromEntries(queryProps)[name]?.type;
+          if (type === 'integer' || type === 'number') await go(`huge ?${name}`, { method, url: urlWith(), query: { [name]: HUGE_NUMBER_PARAM } });
+          else if (queryProps.length) await go(`32 KB ?${name}`, { method, url: urlWith(), query: { [name]: LONG_QUERY_STRING } });
+        }
+        if (!hasBody) continue;
+        const json = (label: string, payload: string, wantNul = false) =>
+          go(label, { method, url: urlWith(), payload, headers: { 'content-type': 'application/json' }, wantNul });
+        await json('malformed JSON', '{"name":');
+        await go('wrong content type', { method, url: urlWith(), payload: '<x/>', headers: { 'content-type': 'application/xml' } });
+        await json('deep nesting', deepJson(DEEP_LEVELS));
+        if (!schemas.body) {
+          // No body expected: what the guard refuses for every route still applies.
+          await json('NUL in a body string', JSON.stringify({ name: NUL }), true);
+          await json('NUL in a body key', JSON.stringify({ [NUL]: 'x' }), true);
+          continue;
+        }
+        const sample = sampleOf(schemas.body, schemas.body);
+        const leaves = leavesOf(sample);
+        for (const path of leaves.strings) {
+          await json(`NUL in ${path.join('.')}`, jsonWith(sample, path, JSON.stringify(NUL)), true);
+          await json(`1 MB in ${path.join('.')}`, jsonWith(sample, path, JSON.stringify(MEGABYTE_STRING)));
+        }
+        for (const path of leaves.numbers) await json(`huge number in ${path.join('.')}`, jsonWith(sample, path, HUGE_NUMBER_TEXT));
+        for (const path of leaves.objects) {
+          const at = path.join('.') || 'the body';
+          await json(`array for ${at}`, jsonWith(sample, path, '[]'));
+          await json(`NUL in a key of ${at}`, jsonWith(sample, [...path, NUL], '"x"'), true);
+          if (path.length) await json(`deep nesting in ${at}`, jsonWith(sample, path, deepJson(DEEP_LEVELS)));
+        }
+      }
+    }
+
+    expect(failures).toEqual([]);
+    expect(errorLines).toEqual([]);
+    // The walk reached validation: every NUL was refused as such (a lost session would answer 401 instead).
+    expect(nulRefused).toBeGreaterThan(w.app.routeAccess.length);
+    expect(sent).toBeGreaterThan(1_000);
   });
 });

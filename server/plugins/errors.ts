@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorCode, errorCatalog } from '../../core/errors.js';
+import { isDatabaseUnavailable } from '../db/pool.js';
 import { AppError } from '../errors.js';
 import { translate } from '../i18n.js';
 
@@ -12,7 +13,9 @@ import { translate } from '../i18n.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toAppError(error);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A database that is restarting is expected now and then: 503, a warning, and it recovers by itself.
+    if (mapped.code === 'DB_UNAVAILABLE') request.log.warn(`the database is unavailable: ${error.message}`);
+    else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: mapped.code }, 'request refused'); // the access line has the status
     return sendError(request, reply, mapped);
   });
@@ -23,7 +26,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   let details = error.details;
   if (Array.isArray(details)) {
     // Shared schemas carry i18n keys as messages: translate them for this caller.
-    const issues = (details as Array<{ path: string; message: string }>).map((d) => ({ path: d.path, message: translate(request.lang, d.message) }));
+    const issues = (details as Array<{ path: string; message: string; params?: Record<string, unknown> }>).map((d) => ({
+      path: d.path,
+      message: translate(request.lang, d.message, d.params),
+    }));
     details = issues;
     if (error.code === 'VALIDATION') params = { details: issues.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ') };
   }
@@ -52,9 +58,12 @@ function toAppError(error: FastifyError): AppError {
     const details = error.validation.map((v) => ({
       path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
       message: v.message ?? '',
+      // A custom issue's placeholders (`{{max}}`), for the translation of its key.
+      params: (v.params as { params?: Record<string, unknown> } | undefined)?.params,
     }));
     return new AppError('VALIDATION', {}, details);
   }
+  if (isDatabaseUnavailable(error)) return new AppError('DB_UNAVAILABLE');
   const status = error.statusCode ?? 500;
   if (status === 429) return new AppError('RATE_LIMITED');
   const code = byStatus[status];

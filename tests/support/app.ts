@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app.js';
@@ -39,12 +39,14 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 }
 
 /** An app on a fresh database. */
-export async function createTestApp(options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
   if (options.demo) await seedDemo(handle.db);
   const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
-  const app = await buildApp({ config, db: handle.db, webDir: options.webDir });
+  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger });
   await app.ready();
   if (options.workflow) await seedDemoWorkflow(handle.db, app.engine);
   return {
