@@ -42,14 +42,14 @@ async function attempt(page: Page, email: string, password: string) {
 const texts = {
   en: {
     wrong: 'Incorrect user or password',
-    locked: 'Your account is locked after too many failed attempts; ask an administrator to unlock it.',
+    locked: 'Your account is locked after too many failed attempts. An administrator can unlock it, or you can unlock it yourself by choosing a new password through the link "Forgot your password?".',
     title: 'Unlock users',
     unlock: 'Unlock',
     unlocked: (name: string) => `The account of ${name} is unlocked.`,
   },
   es: {
     wrong: 'Usuario o contraseña incorrectos',
-    locked: 'Su cuenta está bloqueada por demasiados intentos fallidos; pida a un administrador que la desbloquee.',
+    locked: 'Su cuenta está bloqueada por demasiados intentos fallidos. Un administrador puede desbloquearla, o puede desbloquearla usted mismo eligiendo una nueva contraseña con el enlace "¿Olvidó su contraseña?".',
     title: 'Desbloquear usuarios',
     unlock: 'Desbloquear',
     unlocked: (name: string) => `La cuenta de ${name} está desbloqueada.`,

@@ -35,7 +35,8 @@ describe('sign-up', () => {
     await widget.locator('input[type="checkbox"]').click({ force: true });
     await widget.locator('[data-state="verified"]').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByText('Your account has been successfully created.').waitFor();
+    // The same answer as for an address that has an account; a new one signs in at once.
+    await page.getByText('Check your email to continue: we have sent a message to this address.').waitFor();
 
     await page.getByRole('link', { name: 'Go to sign in' }).click();
     await page.waitForURL('**/login');

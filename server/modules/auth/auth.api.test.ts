@@ -205,7 +205,7 @@ describe('sign-up', () => {
       locked: false,
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ message: 'Your account has been successfully created.' });
+    expect(res.json()).toEqual({ message: 'Check your email to continue: we have sent a message to this address.' });
     const user = await t.db
       .selectFrom('users as u')
       .innerJoin('acl_roles as r', 'r.id', 'u.role_id')
@@ -256,6 +256,79 @@ describe('sign-up', () => {
   });
 });
 
+describe('sign-up with an address that has an account', () => {
+  const form = { name: 'Someone Else', password: 'Secret123', passwordConfirm: 'Secret123', project: 'applications' };
+  // Each sign-up from an address of its own: the route allows 10 a minute per address.
+  let client = 0;
+  const signUp = async (body: Record<string, unknown>, lang = 'en') =>
+    post('/api/auth/signup', { ...form, captcha: await solvedCaptcha(), ...body }, { cookies: { lang }, remoteAddress: `192.0.2.${++client}`, headers: { host: 'evil.example' } });
+  const users = async () => Number((await t.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+  const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
+  /** What a caller sees of an answer; only the request id and the date may differ. */
+  const seen = (res: Awaited<ReturnType<typeof post>>) => {
+    const { date, 'x-request-id': _id, ...headers } = res.headers;
+    return { status: res.statusCode, body: res.body, headers };
+  };
+
+  it('answers exactly as for a new address, changes nothing, and tells the owner by email in their language', async () => {
+    const owner = await freshUser({ language: 'es', name: 'Olga Owner' });
+    const before = await users();
+    const known = await signUp({ email: owner.email.toUpperCase() });
+    const fresh = `fresh-${Date.now()}@example.test`;
+    const unknown = await signUp({ email: fresh });
+    expect(seen(known)).toEqual(seen(unknown));
+    expect(known.statusCode).toBe(201);
+    expect(await users()).toBe(before + 1);
+
+    // The owner's account is as it was: their password, their name.
+    const stored = await t.db.selectFrom('users').where('id', '=', owner.id).select(['name', 'password_hash', 'entity_id', 'role_id']).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: 'Olga Owner', password_hash: owner.password_hash, entity_id: owner.entity_id, role_id: owner.role_id });
+    expect((await post('/api/auth/login', { email: owner.email, password: 'Secret123' })).statusCode).toBe(401);
+
+    const warning = await smtp.waitFor(owner.email);
+    expect(warning.subject).toBe('Alguien intentó crear una cuenta con su correo');
+    expect(warning.text).toContain('Hola Olga Owner:');
+    expect(warning.to).toBe(owner.email);
+    expect(warning.text).toContain(`con su correo, ${owner.email}.`);
+    // The way back in, from PUBLIC_URL only.
+    expect(warning.text).toContain('https://cases.example.org/user/recovery-password');
+    expect(warning.text).not.toContain('evil');
+    // The new address gets its welcome, in the language of the page it signed up on.
+    const welcome = await smtp.waitFor(fresh);
+    expect(welcome.subject).toBe('Your account is ready');
+    expect(welcome.text).toContain('https://cases.example.org/login/applications');
+    expect(mailsTo(owner.email)).toHaveLength(1);
+  });
+
+  it('answers alike in Spanish too, and a document number another account holds is told only to the address that asked', async () => {
+    const entity = await t.db.selectFrom('projects').where('uid', '=', 'applications').select('entity_id').executeTakeFirstOrThrow();
+    const holder = await makeUser(t.db, entity.entity_id, { docnumber: `77${Date.now()}` });
+    const before = await users();
+    const asker = `asker-${Date.now()}@example.test`;
+    const taken = await signUp({ email: asker, name: 'Ana Asker', docnumber: holder.docnumber }, 'es');
+    const known = await signUp({ email: holder.email }, 'es');
+    const unknown = await signUp({ email: `nuevo-${Date.now()}@example.test` }, 'es');
+    expect(seen(taken)).toEqual(seen(unknown));
+    expect(seen(known)).toEqual(seen(unknown));
+    expect(unknown.json()).toEqual({ message: 'Revise su correo para continuar: enviamos un mensaje a esta dirección.' });
+    expect(await users()).toBe(before + 1);
+    const mail = await smtp.waitFor(asker);
+    expect(mail.subject).toBe('Su cuenta no fue creada');
+    expect(mail.text).toContain(`el número de documento ${holder.docnumber} ya pertenece a otra cuenta`);
+    expect(mailsTo(holder.email).map((m) => m.subject)).toEqual(['Someone tried to create an account with your address']);
+  });
+
+  it("does not fill the owner's mailbox: three warnings in a window, whatever the number of tries", async () => {
+    const owner = await freshUser();
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(seen(await signUp({ email: owner.email })));
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    await smtp.waitFor(owner.email);
+    const queued = await t.db.selectFrom('mail_outbox').where('to_address', '=', owner.email).select('subject').execute();
+    expect(queued).toHaveLength(3);
+  });
+});
+
 describe('password recovery', () => {
   it('emails a single-use link built from PUBLIC_URL, not from the request', async () => {
     const user = await freshUser();
@@ -279,6 +352,41 @@ describe('password recovery', () => {
     const again = await post('/api/auth/password-reset', { token, password: 'Another99', passwordConfirm: 'Another99' });
     expect(again.statusCode).toBe(400);
     expect(again.json<Err>().error.code).toBe('INVALID_RESET_LINK');
+  });
+
+  it('unlocks an account locked by wrong passwords: the owner asks for the link, chooses a password and signs in', async () => {
+    const entity = await makeEntity(t.db);
+    const user = await makeUser(t.db, entity.id, { role: 'clerk', rules: {} });
+    await makeUser(t.db, entity.id, { role: 'super-admin', email: `admin-${entity.id}@example.test` });
+    for (let i = 0; i < 5; i++) await post('/api/auth/login', { email: user.email, password: `Wrong${i}xyz` });
+    const locked = await post('/api/auth/login', { email: user.email, password: 'Passw0rd1' });
+    expect(locked.json<Err>().error).toEqual({
+      code: 'ACCOUNT_LOCKED',
+      message: 'Your account is locked after too many failed attempts. An administrator can unlock it, or you can unlock it yourself by choosing a new password through the link "Forgot your password?".',
+    });
+    const lockedEs = await post('/api/auth/login', { email: user.email, password: 'Passw0rd1' }, { cookies: { lang: 'es' } });
+    expect(lockedEs.json<Err>().error.message).toBe(
+      'Su cuenta está bloqueada por demasiados intentos fallidos. Un administrador puede desbloquearla, o puede desbloquearla usted mismo eligiendo una nueva contraseña con el enlace "¿Olvidó su contraseña?".',
+    );
+
+    // A locked account gets its link too, saying the new password unlocks it.
+    expect((await post('/api/auth/recovery', { email: user.email })).statusCode).toBe(200);
+    const mail = await smtp.waitFor(user.email);
+    expect(mail.text).toContain('choosing a new password by this link also unlocks it');
+    const token = /change-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] as string;
+    expect((await post('/api/auth/password-reset', { token, password: 'Unlocked99', passwordConfirm: 'Unlocked99' })).statusCode).toBe(200);
+
+    expect((await post('/api/auth/login', { email: user.email, password: 'Unlocked99' })).statusCode).toBe(200);
+    const row = await t.db.selectFrom('users').where('id', '=', user.id).select(['locked', 'locked_at', 'failed_logins']).executeTakeFirstOrThrow();
+    expect(row).toEqual({ locked: false, locked_at: null, failed_logins: 0 });
+    // Gone from the administrator's blocked list, and the failures counted against it are forgotten.
+    const admin = await login(t, `admin-${entity.id}@example.test`, 'Passw0rd1');
+    const blocked = await t.request({ method: 'GET', url: '/api/users/blocked', cookies: admin });
+    expect(blocked.json<{ items: Array<{ email: string }> }>().items).toEqual([]);
+    expect(await t.db.selectFrom('auth_throttle').where('key', '=', `account:${user.email.toLowerCase()}`).select('failures').executeTakeFirst()).toBeUndefined();
+    // Five new failures lock it again, as before.
+    for (let i = 0; i < 5; i++) await post('/api/auth/login', { email: user.email, password: `Wrong${i}xyz` });
+    expect((await post('/api/auth/login', { email: user.email, password: 'Unlocked99' })).json<Err>().error.code).toBe('ACCOUNT_LOCKED');
   });
 
   it('answers the same whether or not the account exists', async () => {

@@ -117,12 +117,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/signup',
     {
       config: { access: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Create an applicant account', body: signupSchema, response: { 201: message } },
+      schema: { tags: ['auth'], summary: 'Create an applicant account (the same answer whether or not the address has one; the address is told by email)', body: signupSchema, response: { 201: message } },
     },
     async (request, reply) => {
       await assertCaptcha(app.db, request.body.captcha);
-      await signUp(app.db, request.body);
-      return reply.status(201).send({ message: translate(request.lang, 'auth.accountCreated') });
+      await signUp(app.db, { ...request.body, language: request.lang }, { publicUrl: app.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured });
+      app.mailer.kick();
+      // The same answer for a new address and a known one: what happened is in the mail.
+      return reply.status(201).send({ message: translate(request.lang, 'auth.signupMailed') });
     },
   );
 

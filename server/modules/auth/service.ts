@@ -10,7 +10,7 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import { queueMail } from '../mail/outbox.js';
 import { createSession, endOtherSessions } from './sessions.js';
-import { accountKey, ACCOUNT_LIMIT, ADDRESS_LIMIT, addressKey, assertNotThrottled, clearThrottle, recordFailure } from './throttle.js';
+import { accountKey, ACCOUNT_LIMIT, ADDRESS_LIMIT, addressKey, assertNotThrottled, clearThrottle, countEvent, recordFailure } from './throttle.js';
 import { hashToken, newToken } from './tokens.js';
 
 export const hashPassword = (password: string) => hash(password);
@@ -114,13 +114,31 @@ export interface SignUpInput {
   docnumber?: string;
   password: string;
   project?: string;
+  /** The language of the sign-up page: the new account's, and its welcome mail's. */
+  language: 'en' | 'es';
 }
 
-/** An applicant account in the tenant of the page's project; role, tenant and state are never taken from the request. */
-export async function signUp(db: Db, input: SignUpInput): Promise<void> {
+/** Warnings to one address about sign-ups with it, at most this many in a throttle window. */
+const SIGNUP_WARNINGS_PER_WINDOW = 3;
+
+/**
+ * An applicant account in the tenant of the page's project; role, tenant and
+ * state are never taken from the request. The answer is the same whether or
+ * not the address already has an account, so that it tells nobody which
+ * addresses do: what happened goes by email to the address, whose owner
+ * alone reads it. A new account gets a welcome; the owner of an existing one
+ * is told that someone tried, with the way to recover the password; a
+ * document number that another account of the tenant holds is said only to
+ * the address that asked.
+ */
+export async function signUp(db: Db, input: SignUpInput, mail: { publicUrl: string; smtpConfigured: boolean }): Promise<void> {
   const project = await resolveProject(db, input.project);
   if (!project) throw new AppError('NOT_FOUND');
+  // Hashed whatever follows, so that a known address answers as slowly as a new one.
   const passwordHash = await hashPassword(input.password);
+  const email = input.email.trim();
+  const loginLink = `${mail.publicUrl}/login${input.project && input.project !== 'default' ? `/${encodeURIComponent(input.project)}` : ''}`;
+  const recoveryLink = `${mail.publicUrl}/user/recovery-password`;
   await db.transaction().execute(async (trx) => {
     const role = await trx
       .selectFrom('acl_roles')
@@ -130,27 +148,56 @@ export async function signUp(db: Db, input: SignUpInput): Promise<void> {
       .executeTakeFirst();
     if (!role) throw new AppError('SIGNUP_CLOSED');
     await assertAccountAvailable(trx, project.entityId);
-    const taken = await trx
-      .selectFrom('users')
-      .where(sql<string>`lower(email)`, '=', input.email.toLowerCase())
-      .select('id')
-      .executeTakeFirst();
-    if (taken) throw new AppError('EMAIL_TAKEN');
-    await trx
+    const created = await trx
       .insertInto('users')
       .values({
         entity_id: project.entityId,
-        email: input.email,
+        email,
         name: input.name,
         docnumber: input.docnumber || null,
         role_id: role.id,
         password_hash: passwordHash,
+        language: input.language,
       })
-      .execute()
-      .catch((e: { code?: string }) => {
-        if (e.code === '23505') throw new AppError('EMAIL_TAKEN');
-        throw e;
-      });
+      // Either unique index (the address, or the document number in the tenant) says who is there already.
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (created) {
+      await queueMail(
+        trx,
+        {
+          entityId: project.entityId,
+          to: email,
+          subject: translate(input.language, 'mail.signup.welcome.subject'),
+          text: translate(input.language, 'mail.signup.welcome.body', { name: input.name, link: loginLink }),
+        },
+        mail.smtpConfigured,
+      );
+      return;
+    }
+    const owner = await trx
+      .selectFrom('users')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .select(['entity_id', 'email', 'name', 'language'])
+      .executeTakeFirst();
+    // Someone filling the form again and again must not fill the owner's mailbox.
+    if ((await countEvent(trx, `signup:${email.toLowerCase()}`)) > SIGNUP_WARNINGS_PER_WINDOW) return;
+    if (!owner && !input.docnumber) return;
+    const message = owner
+      ? {
+          entityId: owner.entity_id,
+          to: owner.email,
+          subject: translate(owner.language, 'mail.signup.exists.subject'),
+          text: translate(owner.language, 'mail.signup.exists.body', { name: owner.name, email: owner.email, link: recoveryLink }),
+        }
+      : {
+          entityId: project.entityId,
+          to: email,
+          subject: translate(input.language, 'mail.signup.docnumberTaken.subject'),
+          text: translate(input.language, 'mail.signup.docnumberTaken.body', { name: input.name, docnumber: input.docnumber, link: loginLink, recovery: recoveryLink }),
+        };
+    await queueMail(trx, message, mail.smtpConfigured);
   });
 }
 
@@ -179,8 +226,9 @@ export async function requestPasswordReset(
     .selectFrom('users')
     .where(sql<string>`lower(email)`, '=', input.email.trim().toLowerCase())
     .where('active', '=', true)
-    .select(['id', 'entity_id', 'email', 'name', 'language'])
+    .select(['id', 'entity_id', 'email', 'name', 'language', 'locked'])
     .executeTakeFirst();
+  // A locked account gets its link too: a new password is how its owner unlocks it.
   if (!user) return { queued: false };
   await sendResetLink(db, user, input.publicUrl, input.smtpConfigured);
   return { queued: true };
@@ -188,7 +236,7 @@ export async function requestPasswordReset(
 
 export async function sendResetLink(
   db: Db,
-  user: { id: number; entity_id: number; email: string; name: string; language: 'en' | 'es' },
+  user: { id: number; entity_id: number; email: string; name: string; language: 'en' | 'es'; locked?: boolean },
   publicUrl: string,
   smtpConfigured: boolean,
 ): Promise<void> {
@@ -213,17 +261,24 @@ export async function sendResetLink(
         entityId: user.entity_id,
         to: user.email,
         subject: translate(user.language, 'mail.reset.subject'),
-        text: translate(user.language, 'mail.reset.body', { name: user.name, link, minutes: RESET_TOKEN_MINUTES }),
+        text:
+          translate(user.language, 'mail.reset.body', { name: user.name, link, minutes: RESET_TOKEN_MINUTES }) +
+          (user.locked ? `\n\n${translate(user.language, 'mail.reset.unlocks')}` : ''),
       },
       smtpConfigured,
     );
   });
 }
 
-/** Sets a new password from a reset link: once, within its hour; every session of the user ends. */
+/**
+ * Sets a new password from a reset link: once, within its hour; every
+ * session of the user ends. It also unlocks an account locked by failed
+ * sign-ins: whoever reads the mailbox is its owner, who need not wait for an
+ * administrator (and anyone who locks an address out cannot keep it so).
+ */
 export async function resetPassword(db: Db, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
+  const user = await db.transaction().execute(async (trx) => {
     const reset = await trx
       .updateTable('password_resets')
       .set({ used_at: new Date() })
@@ -233,11 +288,20 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       .returning('user_id')
       .executeTakeFirst();
     if (!reset) throw new AppError('INVALID_RESET_LINK');
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', reset.user_id).execute();
+    const user = await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, locked: false, locked_at: null, failed_logins: 0, updated_at: new Date() })
+      .where('id', '=', reset.user_id)
+      .returning(['email', 'docnumber'])
+      .executeTakeFirstOrThrow();
     // Other links of the same user die with this one.
     await trx.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', reset.user_id).where('used_at', 'is', null).execute();
     await endOtherSessions(trx, reset.user_id, null);
+    return user;
   });
+  // The failures counted against the account's logins end with the old password.
+  await clearThrottle(db, accountKey(user.email));
+  if (user.docnumber) await clearThrottle(db, accountKey(`doc:${user.docnumber}`));
 }
 
 /** Profile password change: the current password is required; other sessions end. */

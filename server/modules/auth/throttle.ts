@@ -43,6 +43,13 @@ export async function recordFailure(db: Db, keys: string[]): Promise<void> {
   }
 }
 
+/** Counts one event under `key` in the current window and returns how many there were in it. */
+export async function countEvent(db: Db, key: string): Promise<number> {
+  await recordFailure(db, [key]);
+  const row = await db.selectFrom('auth_throttle').where('key', '=', key).select('failures').executeTakeFirstOrThrow();
+  return row.failures;
+}
+
 export async function clearThrottle(db: Db, key: string): Promise<void> {
   await db.deleteFrom('auth_throttle').where('key', '=', key).execute();
 }

@@ -34,7 +34,7 @@ describe('the sign-in form', () => {
     mockFetch((url) => {
       if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
       if (url === '/api/auth/login') {
-        return jsonResponse({ error: { code: 'ACCOUNT_LOCKED', message: 'Su cuenta está bloqueada por demasiados intentos fallidos; pida a un administrador que la desbloquee.' } }, 403);
+        return jsonResponse({ error: { code: 'ACCOUNT_LOCKED', message: 'Su cuenta está bloqueada por demasiados intentos fallidos.' } }, 403);
       }
       return jsonResponse({ error: { code: 'UNAUTHORIZED', message: 'x' } }, 401);
     });
@@ -43,6 +43,25 @@ describe('the sign-in form', () => {
     fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Wrong1234' } });
     submit();
     expect(await screen.findByRole('alert')).toHaveTextContent('Su cuenta está bloqueada');
+  });
+
+  test.each(['en', 'es'] as const)('the locked-account message names a link of the page that unlocks it: password recovery (%s)', async (language) => {
+    await setLanguage(language);
+    // The message as the server sends it: the shared translation of the error's key.
+    const locked = i18n.getFixedT(language)('auth.errors.accountLocked');
+    mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      return jsonResponse({ error: { code: 'ACCOUNT_LOCKED', message: locked } }, 403);
+    });
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText(language === 'en' ? /Email/ : /Correo electrónico/), { target: { value: 'someone@demo.test' } });
+    fireEvent.change(screen.getByLabelText(language === 'en' ? /^Password/ : /^Contraseña/), { target: { value: 'Right1234' } });
+    submit(language === 'en' ? 'Sign in' : 'Ingresar');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(locked);
+    const named = /"([^"]+)"/.exec(locked)?.[1] as string;
+    expect(named).toBe(i18n.getFixedT(language)('login.forgotPassword'));
+    expect(screen.getByRole('link', { name: named })).toHaveAttribute('href', '/user/recovery-password');
   });
 
   test('puts server validation details under their fields', async () => {

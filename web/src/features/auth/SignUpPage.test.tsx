@@ -51,4 +51,26 @@ describe('sign-up', () => {
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/signup');
     expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ email: 'nora@demo.test', captcha: 'cGF5bG9hZA==' });
   });
+
+  test.each([
+    ['en', 'Check your email to continue: we have sent a message to this address.', 'Go to sign in'],
+    ['es', 'Revise su correo para continuar: enviamos un mensaje a esta dirección.', 'Ir a iniciar sesión'],
+  ] as const)("shows the server's one answer, new address or not, and the way to sign in (%s)", async (language, answer, goToSignIn) => {
+    await setLanguage(language);
+    const fetchMock = mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      return jsonResponse({ message: answer }, 201);
+    });
+    renderApp('/user/create-account');
+    const en = language === 'en';
+    await fill(en
+      ? { name: /Full name/, email: /Email/, password: /^Password/, confirm: /Confirm the password/ }
+      : { name: /Nombre completo/, email: /Correo electrónico/, password: /^Contraseña/, confirm: /Confirme la contraseña/ });
+    fireEvent.change(screen.getByLabelText(en ? /Confirm the password/ : /Confirme la contraseña/), { target: { value: 'Secret123' } });
+    document.querySelector('altcha-widget')?.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload: 'cGF5bG9hZA==' } }));
+    fireEvent.click(screen.getByRole('button', { name: en ? 'Create account' : 'Crear cuenta' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(answer);
+    expect(screen.getByRole('link', { name: goToSignIn })).toHaveAttribute('href', '/login');
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/signup')).toHaveLength(1);
+  });
 });

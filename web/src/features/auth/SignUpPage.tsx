@@ -20,7 +20,12 @@ import { CaptchaField } from './CaptchaField.js';
 type SignUpValues = z.input<typeof signupSchema>;
 const FIELDS = ['name', 'email', 'docnumber', 'password', 'passwordConfirm', 'captcha'] as const;
 
-/** /user/create-account: an applicant creates their account, after the captcha. */
+/**
+ * /user/create-account: an applicant creates their account, after the
+ * captcha. The server answers alike whether or not the address already has
+ * an account (what happened goes to the address by email), so the page only
+ * shows that answer.
+ */
 export default function SignUpPage() {
   const { t } = useTranslation();
   const project = useCurrentProjectId();
@@ -38,7 +43,7 @@ export default function SignUpPage() {
     onSuccess: (answer) => setCreated(answer.message),
     onError: (error) => {
       showServerError(error, setError, FIELDS, {
-        byCode: { EMAIL_TAKEN: 'email', CAPTCHA_REQUIRED: 'captcha' },
+        byCode: { CAPTCHA_REQUIRED: 'captcha' },
         otherwise: setFormError,
       });
       if (error instanceof ApiError && error.code === 'CAPTCHA_REQUIRED') {
