@@ -49,3 +49,50 @@ describe('saving a draft', () => {
     expect((await req('GET', `/api/cases/drafts/${id}`, applicant)).json<{ data: Record<string, unknown> }>().data).toEqual({ firstName: 'Ana' });
   });
 });
+
+describe('draft data the schema refuses (400, the draft unchanged)', () => {
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const raw = (method: string, url: string, json: string, lang = 'en') =>
+    t.request({ method: method as 'PUT', url, cookies: { ...applicant, lang }, payload: json, headers: { 'content-type': 'application/json' } });
+  let id: number;
+  let version: number;
+  beforeAll(async () => {
+    const options = (await req('GET', '/api/cases/new-options', applicant)).json<{ protocols: Array<{ id: number }> }>();
+    ({ id, version } = (await req('POST', '/api/cases/drafts', applicant, { protocolId: options.protocols[0].id, data: { firstName: 'Ana' } })).json<{ id: number; version: number }>());
+  });
+  type Refusal = { error: { code: string; message: string; details: Array<{ path: string; message: string }> } };
+
+  it('a NUL character in a value or in a key, in English and Spanish', async () => {
+    const inValue = await raw('PUT', `/api/cases/drafts/${id}`, JSON.stringify({ data: { firstName: 'A\u0000na' }, version }));
+    expect(inValue.statusCode).toBe(400);
+    expect(inValue.json<Refusal>().error).toMatchObject({ code: 'VALIDATION', details: [{ path: 'data.firstName', message: 'Text cannot contain the NUL character (\\u0000)' }] });
+    const inKey = await raw('PUT', `/api/cases/drafts/${id}`, JSON.stringify({ data: { 'first\u0000Name': 'Ana' }, version }), 'es');
+    expect(inKey.statusCode).toBe(400);
+    expect(inKey.json<Refusal>().error.message).toContain('El texto no puede contener el carácter NUL');
+    const created = await raw('POST', '/api/cases/drafts', JSON.stringify({ protocolId: 1, data: { note: '\u0000' } }));
+    expect(created.json<Refusal>().error.code).toBe('VALIDATION');
+  });
+
+  it('nesting 5,000 levels deep, and just past what a form holds', async () => {
+    const deep = await raw('PUT', `/api/cases/drafts/${id}`, `{"version":${version},"data":${nested(5_000)}}`);
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json<Refusal>().error.code).toBe('VALIDATION');
+    const nine = await raw('PUT', `/api/cases/drafts/${id}`, `{"version":${version},"data":${nested(9)}}`);
+    expect(nine.statusCode).toBe(400);
+    expect(nine.json<Refusal>().error.details).toEqual([{ path: 'data.a.a.a.a.a.a.a.a', message: 'The data is nested more than 8 levels deep' }]);
+  });
+
+  it('too many fields in one place, or too many items in one list', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`f${i}`, 1]));
+    const keys = await req('PUT', `/api/cases/drafts/${id}`, applicant, { data: { rows: [wide] }, version });
+    expect(keys.statusCode).toBe(400);
+    expect(keys.json<Refusal>().error.details).toEqual([{ path: 'data.rows.0', message: 'The data has more than 1000 fields in one place' }]);
+    const items = await req('PUT', `/api/cases/drafts/${id}`, applicant, { data: { rows: Array.from({ length: 10_001 }, () => 1) }, version });
+    expect(items.statusCode).toBe(400);
+    expect(items.json<Refusal>().error.details[0].message).toBe('A list in the data has more than 10000 items');
+
+    // Nothing was written: the draft is as it was.
+    const draft = (await req('GET', `/api/cases/drafts/${id}`, applicant)).json<{ data: Record<string, unknown>; version: number }>();
+    expect(draft).toMatchObject({ data: { firstName: 'Ana' }, version });
+  });
+});

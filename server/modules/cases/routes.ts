@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { decodeSearch, type SearchRow, searchRowsSchema } from '../../../core/cases/search.js';
 import { errorCatalog } from '../../../core/errors.js';
 import { newApplicationsOpen } from '../../../core/dates.js';
+import { formDataSchema } from '../../../core/forms/data.js';
 import type { FormDefinition } from '../../../core/forms/definition.js';
 import { CASE_STATES, type CaseAction, nextCaseState } from '../../../core/workflow/states.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
@@ -31,7 +32,8 @@ import { caseSearchFieldRoutes } from './searchFields.js';
 import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const data = z.record(z.string().max(63), z.unknown()).refine((d) => JSON.stringify(d).length <= 500_000, { error: 'cases.errors.tooLarge' });
+/** Form values as a body: capped in size, depth, fields and list lengths (core/forms/data.ts). */
+const data = formDataSchema;
 
 const caseItem = z.object({
   id: z.number(), number: z.string().nullable(), state: z.enum(CASE_STATES), protocolId: z.number(), protocolName: z.string(), caseType: z.string(),

@@ -9,6 +9,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { formDataSchema } from '../../../core/forms/data.js';
 import { type FieldDef, type FormDefinition, FormDefinitionError, parseFormDefinition, scopeFieldsDeep } from '../../../core/forms/definition.js';
 import { validateForm } from '../../../core/forms/validator.js';
 import type { Db } from '../../db/pool.js';
@@ -184,7 +185,7 @@ export const formRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['forms'],
         summary: "Validate values with the server's copy of the form validator (the gate tasks and cases use)",
         params: idParams,
-        body: z.object({ values: z.record(z.string(), z.unknown()), version: z.number().int().positive().optional() }),
+        body: z.object({ values: formDataSchema, version: z.number().int().positive().optional() }),
         response: { 200: z.object({ values: z.record(z.string(), z.unknown()) }) },
       },
     },

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { formDataSchema } from '../../../core/forms/data.js';
 import type { FormDefinition } from '../../../core/forms/definition.js';
 import { adhocTaskSchema } from '../../../core/workflow/adhoc.js';
 import { nextTaskState, TASK_STATES, type TaskState } from '../../../core/workflow/states.js';
@@ -222,14 +223,14 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const lang = (request: { lang: 'en' | 'es' }) => request.lang;
-  const decideBody = z.object({ data: z.record(z.string(), z.unknown()).optional(), version: z.number().int().positive().optional() });
+  const decideBody = z.object({ data: formDataSchema.optional(), version: z.number().int().positive().optional() });
   const ok = z.object({ ok: z.literal(true), created: z.array(z.number()) });
 
   app.put(
     '/api/tasks/:id/data',
     {
       config: { access: { target: 'wf_tareas', action: 'update' } },
-      schema: { tags: ['tasks'], summary: 'Save the task form without deciding', params: idParams, body: z.object({ data: z.record(z.string(), z.unknown()), version: z.number().int().positive().optional() }), response: { 200: z.object({ version: z.number() }) } },
+      schema: { tags: ['tasks'], summary: 'Save the task form without deciding', params: idParams, body: z.object({ data: formDataSchema, version: z.number().int().positive().optional() }), response: { 200: z.object({ version: z.number() }) } },
     },
     async (request) => ({ version: await saveTaskData(app.db, actorOf(request), request.params.id, request.body.data, request.body.version) }),
   );
