@@ -14,6 +14,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { type CaseState, stateLabelKey } from '../../../../../core/workflow/states.js';
 import { useCan } from '../../../app/session/session.js';
+import { DateFilterField } from '../../../components/form/DateFilterField.js';
 import { SearchField } from '../../../components/table/SearchField.js';
 import type { UserOption } from '../../teams/teamsApi.js';
 import { useTeamOptions } from '../../teams/teamsApi.js';
@@ -128,24 +129,8 @@ export function CaseFilters({ filters, onChange, onClear, protocols, ownerName }
           ))}
         </TextField>
       )}
-      <TextField
-        type="date"
-        size="small"
-        label={t('caseList.filters.from')}
-        value={filters.from}
-        onChange={(event) => onChange({ from: event.target.value })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: filters.to || undefined } }}
-        sx={fieldSx}
-      />
-      <TextField
-        type="date"
-        size="small"
-        label={t('caseList.filters.to')}
-        value={filters.to}
-        onChange={(event) => onChange({ to: event.target.value })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: filters.from || undefined } }}
-        sx={fieldSx}
-      />
+      <DateFilterField label={t('caseList.filters.from')} value={filters.from} onChange={(from) => onChange({ from })} max={filters.to || undefined} sx={fieldSx} />
+      <DateFilterField label={t('caseList.filters.to')} value={filters.to} onChange={(to) => onChange({ to })} min={filters.from || undefined} sx={fieldSx} />
       <Box sx={{ ...fieldSx, minWidth: 220 }}>
         <UserPicker size="small" margin="none" label={t('caseList.filters.owner')} value={owner} onChange={(user) => onChange({ ownerId: user ? String(user.id) : '' })} />
       </Box>

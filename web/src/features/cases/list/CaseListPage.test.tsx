@@ -94,6 +94,41 @@ describe('/cases', () => {
     expect(screen.getByRole('searchbox', { name: 'Search by number, name or document' })).toHaveValue('');
   });
 
+  test('a date typed digit by digit filters once, when it is whole; the field keeps what is typed; emptied, the filter goes', async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve();
+    const { router } = renderApp('/cases');
+    await screen.findByRole('table', { name: 'Applications' });
+    await waitFor(() => expect(listCalls(fetchMock).length).toBeGreaterThan(0));
+    const before = listCalls(fetchMock).length;
+    const from = screen.getByLabelText('From');
+    // What Chromium reports while 01022026 is typed: the year grows digit by digit.
+    for (const partial of ['0002-01-02', '0020-01-02', '0202-01-02']) {
+      fireEvent.change(from, { target: { value: partial } });
+      expect(from).toHaveValue(partial);
+    }
+    // Nothing was asked and the address is untouched: no list per digit.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.search).toBe('');
+    expect(listCalls(fetchMock)).toHaveLength(before);
+
+    fireEvent.change(from, { target: { value: '2026-01-02' } });
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('from')).toBe('2026-01-02'));
+    await waitFor(() => expect(listCalls(fetchMock).at(-1)?.searchParams.get('from')).toBe('2026-01-02'));
+    expect(listCalls(fetchMock).filter((u) => u.searchParams.has('from'))).toHaveLength(1);
+    expect(from).toHaveValue('2026-01-02');
+
+    // Left with a year of fewer than four digits, the field shows the date that applies.
+    fireEvent.change(from, { target: { value: '0020-01-02' } });
+    fireEvent.blur(from);
+    expect(from).toHaveValue('2026-01-02');
+    expect(new URLSearchParams(router.state.location.search).get('from')).toBe('2026-01-02');
+
+    fireEvent.change(from, { target: { value: '' } });
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(from).toHaveValue('');
+  });
+
   test('an advanced-search row on a form field becomes the filters parameter of the address and of the request', async () => {
     setScreenWidth(1366);
     const fetchMock = serve();
