@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createRef } from 'react';
 import { describe, expect, test, vi } from 'vitest';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import i18n from '../../../i18n/index.js';
 import { jsonResponse, mockFetch } from '../../../test/utils.js';
 import { renderWithProviders } from '../test/renderForm.js';
-import { FormRenderer, type FormRendererProps } from './FormRenderer.js';
+import { FormRenderer, type FormRendererHandle, type FormRendererProps } from './FormRenderer.js';
 
 const f = (name: string, type: FieldDef['type'], label_en: string, label: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, label, label_en, ...extra });
 
@@ -153,6 +154,35 @@ describe('steppers', () => {
     type(/^Monthly rent/, '850');
     save();
     await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ firstName: 'Ana', payRent: 850 }));
+  });
+
+  test('a message Next showed goes while typing, before the field is left: the click on Next that leaves it is not lost to a moving layout', async () => {
+    renderForm({ definition });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    const input = screen.getByRole('textbox', { name: /^First name/ });
+    // Typed, not left: no blur has happened yet.
+    fireEvent.change(input, { target: { value: 'Ana' } });
+    await waitFor(() => expect(helperOf(/^First name/)).toBeNull());
+    expect(input).toHaveAttribute('aria-invalid', 'false');
+    // Emptied again: the message is back at once, still without a blur.
+    fireEvent.change(input, { target: { value: '' } });
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    fireEvent.change(input, { target: { value: 'Ana' } });
+    await waitFor(() => expect(helperOf(/^First name/)).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('heading', { name: 'Step 2 of 2: Rent' })).toBeInTheDocument();
+  });
+
+  test('a message the server set goes while typing too', async () => {
+    const ref = createRef<FormRendererHandle>();
+    renderForm({ definition: { fields: [f('firstName', 'text', 'First name', 'Nombres')] }, ref });
+    act(() => {
+      ref.current?.setServerErrors([{ path: 'firstName', message: 'Not this name' }]);
+    });
+    expect(await screen.findByText('Not this name')).toBeInTheDocument();
+    fireEvent.change(screen.getByRole('textbox', { name: /^First name/ }), { target: { value: 'Ana' } });
+    await waitFor(() => expect(screen.queryByText('Not this name')).not.toBeInTheDocument());
   });
 
   test('a submit with an error in an earlier step opens that step', async () => {

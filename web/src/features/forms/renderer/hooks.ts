@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type FieldError, type FieldValues, get, useController, useFormState, type UseFormReturn, useWatch } from 'react-hook-form';
+import { type FieldError, type FieldValues, get, useController, useFormContext, useFormState, type UseFormReturn, useWatch } from 'react-hook-form';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import { useFieldText } from '../labels.js';
 import { type ScopeValue, scopeOf, useRenderer, useScope } from './context.js';
@@ -39,12 +39,36 @@ export function errorText(error: unknown): string | undefined {
   return typeof message === 'string' && message ? message : undefined;
 }
 
-/** A field of the current scope bound to react-hook-form, with its texts. */
+/**
+ * A field of the current scope bound to react-hook-form, with its texts.
+ * A field that has shown a message is checked again at each change, so the
+ * message goes as soon as the value is right: it never waits for the blur
+ * that a click on Next or Save causes, when the layout moving under the
+ * pointer would swallow that click.
+ */
 export function useFieldBinding(field: FieldDef, name: string) {
   const scope = useScope();
   const renderer = useRenderer();
   const text = useFieldText();
-  const { field: binding, fieldState } = useController({ control: scope.control, name });
+  // The nearest form is the scope's own (the row dialog's, else the renderer's).
+  const { trigger } = useFormContext();
+  const { field: controlled, fieldState } = useController({ control: scope.control, name });
+  // A touched field is checked at each change already (mode onTouched); one shown a message by Next, a submit or the server
+  // may not have been left yet: from its first message on, it is checked at each change too.
+  const shownError = useRef(false);
+  if (fieldState.error) shownError.current = true;
+  const recheck = shownError.current && !fieldState.isTouched;
+  const { onChange } = controlled;
+  const binding = useMemo(
+    () => ({
+      ...controlled,
+      onChange: (...args: unknown[]) => {
+        onChange(...args);
+        if (recheck) void trigger(name);
+      },
+    }),
+    [controlled, onChange, recheck, trigger, name],
+  );
   return {
     binding,
     error: errorText(fieldState.error),
