@@ -42,19 +42,37 @@ async function run(): Promise<void> {
     config = { ...config, data: { ...config.data, dir: location.dir } };
     const lock = DataDirLock.acquire(config.data.dir);
     cleanup.push(() => lock.release());
-    const pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: (m) => log.info(m) });
+    let pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, log: (m) => log.info(m) });
     cleanup.unshift(() => pg.stop());
-    pg.onUnexpectedExit((code) => {
-      if (stopping) return;
-      log.fatal(`the embedded database stopped unexpectedly (code ${code}); see ${config.data.dir}/postgres.log`);
-      void shutdown(1);
-    });
+    // The database dies (killed, out of memory): start it again on the same
+    // port (crash recovery replays its WAL) and keep serving; requests answer
+    // 503 meanwhile. Exit only when three restarts in a row fail.
+    const supervise = (current: EmbeddedPostgres) =>
+      current.onUnexpectedExit(async (code) => {
+        if (stopping) return;
+        log.error(`the embedded database stopped unexpectedly (code ${code}); restarting it (see ${config.data.dir}/postgres.log)`);
+        for (let attempt = 1; attempt <= 3 && !stopping; attempt++) {
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+          try {
+            pg = await EmbeddedPostgres.start({ dataDir: config.data.dir, port: current.port, log: (m) => log.info(m) });
+            log.warn(`the embedded database is running again (restart ${attempt} of 3)`);
+            supervise(pg);
+            return;
+          } catch (e) {
+            log.error(`restarting the embedded database failed (${attempt} of 3): ${(e as Error).message}`);
+          }
+        }
+        if (stopping) return;
+        process.stderr.write(`Error: the embedded database stopped and could not be restarted three times in a row; see ${config.data.dir}/postgres.log\n`);
+        void shutdown(1);
+      });
+    supervise(pg);
     url = await ensureDatabase(pg.url, 'casebook');
   } else {
     url = config.database.url as string;
   }
 
-  const handle = openDb(url, { onError: (e) => log.warn({ err: e }, 'idle database connection lost') });
+  const handle = openDb(url, { onError: (e) => log.warn(`a database connection was lost: ${e.message}`) });
   cleanup.unshift(() => handle.close());
   try {
     await migrate(handle.db, (m) => log.info(m));

@@ -41,6 +41,8 @@ export interface EmbeddedOptions {
   /** Tests run on tmpfs with fsync off; the product keeps fsync on. */
   fsync?: boolean;
   database?: string;
+  /** Listen on this port (a restart keeps the one its clients know); a free one by default. */
+  port?: number;
 }
 
 const READY = 'database system is ready to accept connections';
@@ -84,7 +86,7 @@ export class EmbeddedPostgres {
     const logFile = path.join(options.dataDir, 'postgres.log');
     let lastError: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const port = await freePort();
+      const port = options.port ?? (await freePort());
       try {
         const child = await launch(pgDir, port, bin, runAs, logFile, options.fsync ?? true);
         const db = options.database ?? 'postgres';
@@ -93,7 +95,7 @@ export class EmbeddedPostgres {
       } catch (e) {
         lastError = e;
         // Another process may have taken the port between our probe and postgres' bind.
-        if (!String((e as Error).message).includes('could not bind')) break;
+        if (options.port !== undefined || !String((e as Error).message).includes('could not bind')) break;
       }
     }
     throw lastError;

@@ -43,9 +43,26 @@ export async function executeNamed<R>(db: Db, name: string, query: Compilable<R>
 
 export function openDb(connectionString: string, options: { max?: number; onError?: (e: Error) => void } = {}): DbHandle {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // A client losing its connection (a database restart or failover) must not
+  // crash the process. The pool listens on idle clients only; a client that
+  // is checked out, mid-transaction, needs its own listener. Its query fails
+  // (503 below) and the pool drops it when it is released.
   pool.on('error', (e) => options.onError?.(e));
+  pool.on('connect', (client) => client.on('error', (e) => options.onError?.(e)));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return { db, pool, close: () => db.destroy() };
+}
+
+/** SQLSTATEs of a database that is gone or not yet back: connection exceptions (08), shutdown (57P01-57P03), too many connections. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end/;
+
+/** Whether `e` says the database cannot be reached right now (answer 503 and retry later), rather than that the query was wrong. */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  return UNAVAILABLE_MESSAGES.test(e.message);
 }
