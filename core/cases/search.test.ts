@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSearch, encodeSearch, searchRowsSchema } from './search.js';
+import { decodeSearch, encodeSearch, searchFiltersParam, searchRowsSchema } from './search.js';
 
 const issues = (rows: unknown) => {
   const r = searchRowsSchema.safeParse(rows);
@@ -34,5 +34,36 @@ describe('advanced search rows', () => {
     const rows = [{ column: 'data.firstName', op: 'startsWith' as const, value: 'An' }, { column: 'data.x', op: 'empty' as const }];
     expect(decodeSearch(encodeSearch(rows))).toEqual(rows);
     expect(decodeSearch('{broken')).toBe('not json');
+  });
+});
+
+describe('values parsed for their column', () => {
+  it('want a real date for date columns, on every operator', () => {
+    expect(issues([{ column: 'docDate', op: 'eq', value: '2026-02-28' }, { column: 'createdAt', op: 'between', value: ['2026-01-01', '2026-12-31'] }])).toEqual([]);
+    for (const value of ['not-a-date', '99999-99-99', '2026-02-30', '0000-01-01', '2026-1-5', 20260101]) {
+      expect(issues([{ column: 'docDate', op: 'eq', value }]), String(value)).toEqual(['0.value:cases.search.notADate']);
+    }
+    expect(issues([{ column: 'docDate', op: 'between', value: ['a', 'b'] }])).toEqual(['0.value:cases.search.notADate']);
+    expect(issues([{ column: 'createdAt', op: 'gt', value: 'yesterday' }])).toEqual(['0.value:cases.search.notADate']);
+  });
+
+  it('want a known state, a yes or no, and text without NUL', () => {
+    expect(issues([{ column: 'state', op: 'in', value: ['PENDING', 'NOPE'] }])).toEqual(['0.value:validation.chooseOption']);
+    expect(issues([{ column: 'possibleDuplicated', op: 'eq', value: 'maybe' }])).toEqual(['0.value:cases.search.notYesNo']);
+    expect(issues([{ column: 'possibleDuplicated', op: 'eq', value: 'true' }, { column: 'serial', op: 'eq', value: 25 }])).toEqual([]);
+    expect(issues([{ column: 'serial', op: 'eq', value: 'R\u00000' }])).toEqual(['0.value:validation.nul']);
+    expect(issues([{ column: 'data.name', op: 'in', value: ['ok', '\u0000'] }])).toEqual(['0.value.1:validation.nul']);
+  });
+
+  it('are reported by the filters parameter at the row and column they belong to', () => {
+    const at = (text: string) => {
+      const r = searchFiltersParam.safeParse(text);
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}:${i.message}`);
+    };
+    expect(at(encodeSearch([{ column: 'serial', op: 'eq', value: 'R1' }, { column: 'docDate', op: 'gt', value: 'soon' }]))).toEqual(['1.docDate:cases.search.notADate']);
+    expect(at(JSON.stringify([['data.when', 'eq']]))).toEqual(['0.data.when:validation.required']);
+    expect(at(JSON.stringify([['nope', 'eq', 'x']]))).toEqual(['0.column:cases.search.badColumn']);
+    expect(at('{broken')).toEqual([':cases.search.unreadable']);
+    expect(at(encodeSearch([{ column: 'docDate', op: 'eq', value: '2026-01-02' }]))).toEqual([]);
   });
 });

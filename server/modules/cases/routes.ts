@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type ExpressionBuilder, sql, type Transaction } from 'kysely';
 import { z } from 'zod';
-import { decodeSearch, type SearchRow, searchRowsSchema } from '../../../core/cases/search.js';
+import { decodeSearch, type SearchRow, searchFiltersParam, searchRowsSchema } from '../../../core/cases/search.js';
 import { errorCatalog } from '../../../core/errors.js';
 import { newApplicationsOpen } from '../../../core/dates.js';
 import { formDataSchema } from '../../../core/forms/data.js';
@@ -142,6 +142,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   function filtered(actor: Actor, f: Omit<z.infer<typeof listFilters>, 'page' | 'limit' | 'sortBy' | 'descending'>) {
     let rows: SearchRow[] = [];
     if (f.filters) {
+      // Checked by the request schema already (searchFiltersParam); parsed here into rows.
       const parsed = searchRowsSchema.safeParse(decodeSearch(f.filters));
       if (!parsed.success) throw new AppError('VALIDATION', {}, parsed.error.issues.map((i) => ({ path: `filters.${i.path.join('.')}`, message: i.message })));
       rows = parsed.data;
@@ -170,8 +171,8 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     from: dateText.optional(),
     to: dateText.optional(),
     possibleDuplicated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-    /** The advanced search: a JSON list of [column, operator, value] rows (core/cases/search.ts). */
-    filters: z.string().max(20_000).optional(),
+    /** The advanced search: a JSON list of [column, operator, value] rows (core/cases/search.ts), each value parsed for its column. */
+    filters: searchFiltersParam.optional(),
   });
 
   /** The list counts its matches up to here and says "more than" beyond (docs/decisions.md). */
@@ -782,9 +783,10 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      if (typeof request.body.query.filters === 'string') {
-        const parsed = searchRowsSchema.safeParse(decodeSearch(request.body.query.filters));
-        if (!parsed.success) throw new AppError('VALIDATION', {}, [{ path: 'query.filters', message: 'cases.search.badColumn' }]);
+      // Checked as the list will take it when the search is opened: a search saved now works every time.
+      const checked = exportQuery.safeParse(request.body.query);
+      if (!checked.success) {
+        throw new AppError('VALIDATION', {}, checked.error.issues.map((i) => ({ path: ['query', ...i.path].join('.'), message: i.message, params: (i as { params?: Record<string, unknown> }).params })));
       }
       const row = await app.db
         .insertInto('saved_searches')
