@@ -47,5 +47,5 @@ describe('supported Node versions', () => {
     const warned = [...`${r.stdout}${r.stderr}`.matchAll(/EBADENGINE\s+package: '(@?[^@']+)@/g)].map((m) => m[1]).sort();
     if (nodeMajor >= 22) expect(warned).toEqual([]);
     else expect(warned).toEqual(ON_NODE_20_ONLY);
-  });
+  }, 120_000);
 });
