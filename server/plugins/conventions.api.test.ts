@@ -176,6 +176,33 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
     return name === 'code' ? 'walker_code' : 'walker';
   };
 
+  it("refuses the NULs of issue 13 with 400 VALIDATION naming the field, in the caller's language", async () => {
+    const code = (await w.request({ method: 'GET', url: '/api/masters?limit=1', cookies: { sid } })).json<{ items: Array<{ code: string }> }>().items[0].code;
+    const cases: Array<[InjectOptions, string]> = [
+      [{ method: 'GET', url: '/api/cases?search=a%00b' }, 'search'],
+      [{ method: 'GET', url: '/api/users?search=%00' }, 'search'],
+      [{ method: 'GET', url: '/api/tasks?search=%00' }, 'search'],
+      [{ method: 'GET', url: `/api/masters/${code}/items?search=%00` }, 'search'],
+      [{ method: 'PUT', url: '/api/profile', payload: { name: 'Diana\u0000', language: 'en', timeZone: 'America/Bogota' } }, 'name'],
+      [{ method: 'POST', url: '/api/cases/saved-searches', payload: { name: 'mine\u0000', query: {} } }, 'name'],
+    ];
+    for (const [options, path] of cases) {
+      const res = await w.request({ ...options, cookies: { sid } });
+      expect(res.statusCode, String(options.url)).toBe(400);
+      expect(res.json(), String(options.url)).toEqual({
+        error: { code: 'VALIDATION', message: `Some values are not valid: ${path}: Text cannot contain the NUL character (\\u0000)`, details: [{ path, message: 'Text cannot contain the NUL character (\\u0000)' }] },
+      });
+    }
+    // Signing in, without a session, and in Spanish.
+    const login = await w.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@demo.test\u0000', password: 'x' }, cookies: { lang: 'es' } });
+    expect(login.statusCode).toBe(400);
+    expect(login.json<{ error: { message: string } }>().error.message).toBe('Algunos valores no son válidos: email: El texto no puede contener el carácter NUL (\\u0000)');
+    // A key, in a path parameter: refused as well, and the profile is unchanged.
+    expect((await w.request({ method: 'PUT', url: '/api/profile', payload: { 'na\u0000me': 'x' }, cookies: { sid } })).statusCode).toBe(400);
+    expect((await w.request({ method: 'GET', url: '/api/masters/a%00b/items', cookies: { sid } })).statusCode).toBe(400);
+    expect((await w.request({ method: 'GET', url: '/api/profile', cookies: { sid } })).json<{ name: string }>().name).toBe('Diana Admin');
+  });
+
   it('NUL in any string, malformed JSON, wrong type, array for object, huge number, 1 MB string, deep nesting', { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     let sent = 0;
