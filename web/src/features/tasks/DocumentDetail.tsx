@@ -1,6 +1,7 @@
 import AttachFileOutlined from '@mui/icons-material/AttachFileOutlined';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
+import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -8,6 +9,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FieldDef, type FormDefinition, orderedFields } from '../../../../core/forms/definition.js';
@@ -52,11 +54,11 @@ export function FileLinks({ value }: { value: unknown }) {
   );
 }
 
-/** A stored value as text: option labels, yes/no, lists, repeat rows as a small table. */
 /** Names of master items by field and code, as the API gives them with the data. */
 export type OptionLabels = Record<string, Record<string, string>>;
 const OptionLabelsContext = createContext<OptionLabels>({});
 
+/** A stored value as text: option labels, yes/no, lists, repeat rows as a small table (stacked on phones). */
 export function ValueText({ field, value }: { field: FieldDef; value: unknown }) {
   const { t, i18n } = useTranslation();
   const masterNames = useContext(OptionLabelsContext);
@@ -69,35 +71,7 @@ export function ValueText({ field, value }: { field: FieldDef; value: unknown })
     );
   }
   if (field.type === 'file') return <FileLinks value={value} />;
-  if (field.type === 'repeat' && Array.isArray(value)) {
-    const columns = orderedFields(field.children ?? []).filter((c) => c.headers !== false && c.type !== 'static');
-    return (
-      // Focusable, so a keyboard can scroll a table wider than the screen.
-      <TableContainer sx={{ overflowX: 'auto', maxWidth: '100%' }} tabIndex={0} role="region" aria-label={labelOf(field, language)}>
-        <Table size="small" aria-label={labelOf(field, language)} sx={{ '& th, & td': { whiteSpace: 'nowrap', overflowWrap: 'normal' } }}>
-          <TableHead>
-            <TableRow>
-              {columns.map((c) => (
-                <TableCell key={c.name}>{labelOf(c, language)}</TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {value.map((row, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: stored rows have no identity.
-              <TableRow key={index}>
-                {columns.map((c) => (
-                  <TableCell key={c.name}>
-                    <ValueText field={c} value={(row as Record<string, unknown>)?.[c.name]} />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
-  }
+  if (field.type === 'repeat' && Array.isArray(value)) return <RepeatRows field={field} rows={value} />;
   const label = (v: unknown) => {
     const option = field.options?.find((o) => o.value === v || String(o.value) === String(v));
     const masterName = masterNames[field.name]?.[String(v)];
@@ -106,6 +80,71 @@ export function ValueText({ field, value }: { field: FieldDef; value: unknown })
   };
   const text = Array.isArray(value) ? value.map(label).join(', ') : typeof value === 'object' ? JSON.stringify(value) : label(value);
   return <span>{text}</span>;
+}
+
+/**
+ * The rows of a repeat group: a table that scrolls in its own box from sm
+ * up; on phones one block per row, each value under its column's name, so
+ * nothing is cut at the screen's edge.
+ */
+function RepeatRows({ field, rows }: { field: FieldDef; rows: unknown[] }) {
+  const { t, i18n } = useTranslation();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const language = i18n.resolvedLanguage ?? 'en';
+  const group = labelOf(field, language);
+  const columns = orderedFields(field.children ?? []).filter((c) => c.headers !== false && c.type !== 'static');
+  const cell = (row: unknown, column: FieldDef) => <ValueText field={column} value={(row as Record<string, unknown> | null)?.[column.name]} />;
+  if (phone) {
+    return (
+      <Box component="ol" aria-label={group} sx={{ listStyle: 'none', p: 0, m: 0, mt: 0.5, display: 'grid', gap: 1 }}>
+        {rows.map((row, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: stored rows have no identity.
+          <Box component="li" key={index} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1 }}>
+            <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
+              {t('tasks.form.row', { row: index + 1 })}
+            </Typography>
+            <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'fit-content(40%) minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25 }}>
+              {columns.map((column) => (
+                <Box key={column.name} sx={{ display: 'contents' }}>
+                  <Typography component="dt" variant="body2" color="text.secondary">
+                    {labelOf(column, language)}
+                  </Typography>
+                  <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+                    {cell(row, column)}
+                  </Typography>
+                </Box>
+              ))}
+            </Box>
+          </Box>
+        ))}
+      </Box>
+    );
+  }
+  return (
+    // Focusable, so a keyboard can scroll a table wider than its box.
+    <TableContainer sx={{ overflowX: 'auto', maxWidth: '100%' }} tabIndex={0} role="region" aria-label={group}>
+      <Table size="small" aria-label={group} sx={{ '& th, & td': { whiteSpace: 'nowrap', overflowWrap: 'normal' } }}>
+        <TableHead>
+          <TableRow>
+            {columns.map((c) => (
+              <TableCell key={c.name}>{labelOf(c, language)}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: stored rows have no identity.
+            <TableRow key={index}>
+              {columns.map((c) => (
+                <TableCell key={c.name}>{cell(row, c)}</TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
 }
 
 /** Every field that shows a value (steppers and steps are only groups; static text is left out). */
@@ -131,7 +170,7 @@ export function DocumentDetail({ form, data, optionLabels = {} }: { form: FormDe
   const fields = valueFields(form.fields).filter((field) => shown(field, data));
   return (
     <OptionLabelsContext.Provider value={optionLabels}>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, 30%) 1fr' }, columnGap: 2, rowGap: { xs: 0.25, sm: 1 } }}>
+      <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(140px, 30%) minmax(0, 1fr)' }, columnGap: 2, rowGap: { xs: 0.25, sm: 1 } }}>
         {fields.map((field) => (
           <Box key={field.name} sx={{ display: 'contents' }}>
             <Typography component="dt" variant="body2" color="text.secondary" sx={{ mt: { xs: 1, sm: 0 } }}>

@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
-import { jsonResponse, mockFetch, renderApp, sessionFixture, settingsFixture } from '../../test/utils.js';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import { taskDetail } from './fixtures.js';
 import type { TaskDetail } from './tasksApi.js';
 
@@ -39,6 +39,56 @@ describe('/tasks/:id', () => {
     expect(within(next).getByText('The case goes back to Intake review.')).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Yes' })).toBeChecked();
     expect(within(screen.getByRole('region', { name: 'Document detail' })).getByText('María')).toBeInTheDocument();
+  });
+
+  describe('a repeat group of the document detail', () => {
+    const household = {
+      name: 'household',
+      type: 'repeat' as const,
+      label: 'Integrantes del hogar',
+      label_en: 'Household members',
+      children: [
+        { name: 'memberName', type: 'text' as const, label: 'Nombre', label_en: 'Name' },
+        { name: 'relationship', type: 'select' as const, label: 'Parentesco', label_en: 'Relationship', options: [{ value: 'self', label: 'Solicitante', label_en: 'Applicant' }] },
+        { name: 'age', type: 'number' as const, label: 'Edad', label_en: 'Age' },
+        { name: 'notes', type: 'text' as const, label: 'Notas', label_en: 'Notes', headers: false },
+      ],
+    };
+    const withHousehold = () => {
+      const task = taskDetail();
+      return taskDetail({
+        case: {
+          ...task.case,
+          mainForm: task.case.mainForm && { ...task.case.mainForm, fields: [...task.case.mainForm.fields, household] },
+          data: { firstName: 'María', household: [{ memberName: 'Felipe Vargas', relationship: 'self', age: 35, notes: 'hidden' }, { memberName: 'Lucía Vargas', age: 9 }] },
+        },
+      });
+    };
+
+    test('is a table in its own scrolling box on a wide screen', async () => {
+      setScreenWidth(1366);
+      serve(withHousehold);
+      renderApp('/tasks/5');
+      const detail = await screen.findByRole('region', { name: 'Document detail' });
+      const table = await within(detail).findByRole('table', { name: 'Household members' });
+      expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Name', 'Relationship', 'Age']);
+      expect(within(table).getByRole('cell', { name: 'Felipe Vargas' })).toBeInTheDocument();
+      expect(within(detail).getByRole('region', { name: 'Household members' })).toHaveAttribute('tabindex', '0');
+    });
+
+    test('on a phone, one block per row with each value under its column: no table to cut at the edge', async () => {
+      setScreenWidth(390);
+      serve(withHousehold);
+      renderApp('/tasks/5');
+      const detail = await screen.findByRole('region', { name: 'Document detail' });
+      const rows = await within(detail).findByRole('list', { name: 'Household members' });
+      expect(within(detail).queryByRole('table')).not.toBeInTheDocument();
+      const [first, second] = within(rows).getAllByRole('listitem');
+      expect(first).toHaveTextContent('Row 1');
+      expect([...(first as HTMLElement).querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['Name', 'Relationship', 'Age']);
+      expect([...(first as HTMLElement).querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['Felipe Vargas', 'Applicant', '35']);
+      expect([...(second as HTMLElement).querySelectorAll('dd')].map((d) => d.textContent)).toEqual(['Lucía Vargas', 'Not given', '9']);
+    });
   });
 
   test.each([
