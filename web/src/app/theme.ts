@@ -53,7 +53,7 @@ export function createAppTheme(colors: ProjectSettings['colors'], language: Lang
   );
 }
 
-/** Where MUI draws the primary colour as text, it uses the readable shade instead. */
+/** Where MUI draws the primary colour as text, it uses the readable shade instead; focus rings where MUI draws none. */
 function readablePrimaryText(primaryText: string): ThemeOptions['components'] {
   return {
     MuiLink: {
@@ -76,5 +76,14 @@ function readablePrimaryText(primaryText: string): ThemeOptions['components'] {
           ownerState.variant !== 'contained' && (ownerState.color ?? 'primary') === 'primary' ? { color: primaryText } : {},
       },
     },
+    // A sort button draws focus only as a colour and an arrow, both already there on the sorted column: a ring instead.
+    MuiTableSortLabel: {
+      styleOverrides: { root: { borderRadius: 2, '&.Mui-focusVisible': focusRing(primaryText) } },
+    },
   };
+}
+
+/** The visible focus of an element that has no focus ripple or highlight of its own (WCAG 2.4.7). */
+export function focusRing(color: string) {
+  return { outline: `2px solid ${color}`, outlineOffset: 2 };
 }
