@@ -22,6 +22,7 @@ import {
   useProjectSettingsQuery,
 } from '../project/projectSettings.js';
 import { useProjectBranding } from '../project/useProjectBranding.js';
+import { usePageHeadingFocus } from '../pageFocus.js';
 import type { PageHandle } from '../routeHandle.js';
 import { PublicLayout } from './PublicLayout.js';
 
@@ -33,6 +34,8 @@ function usePathProjectId(): string | null {
 
 /** Wraps every page: nothing renders before the project settings are known. */
 export function BlankLayout() {
+  // Once for every page: after a navigation, focus goes to the new page's h1.
+  usePageHeadingFocus();
   const pathId = usePathProjectId();
   // Re-renders when the remembered project changes (after sign-in, for example).
   useCurrentProjectId();
