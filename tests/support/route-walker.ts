@@ -70,11 +70,24 @@ function resolve(root: JsonSchema, s: JsonSchema): JsonSchema {
 
 const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
 
+/** Objects that stand for "anything" (z.unknown): a list there is no wrong type. */
+const FREE = new WeakSet<object>();
+
+/** Values that pass the checks a JSON Schema does not show (regexes and refinements), by property name. */
+const BY_NAME: Record<string, unknown> = {
+  email: 'walker@example.test',
+  timeZone: 'America/Bogota',
+  host: 'options.example.org',
+  password: 'Walker12345',
+  passwordConfirm: 'Walker12345',
+};
+
 /**
  * A plausible value for `schema`: every property filled (so each leaf can be
  * spoiled in turn), one item per list, the first choice of each enum.
  */
-export function sampleOf(root: JsonSchema, schema: JsonSchema, depth = 0): unknown {
+export function sampleOf(root: JsonSchema, schema: JsonSchema, depth = 0, name = ''): unknown {
+  if (Object.hasOwn(BY_NAME, name)) return BY_NAME[name];
   const s = resolve(root, schema);
   if (s.const !== undefined) return s.const;
   if (s.enum?.length) return s.enum[0];
@@ -99,25 +112,28 @@ export function sampleOf(root: JsonSchema, schema: JsonSchema, depth = 0): unkno
       return s.items ? [sampleOf(root, s.items, depth + 1)] : [];
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(s.properties ?? {})) out[k] = sampleOf(root, v, depth + 1);
+      for (const [k, v] of Object.entries(s.properties ?? {})) out[k] = sampleOf(root, v, depth + 1, k);
       if (!s.properties && s.additionalProperties && typeof s.additionalProperties === 'object') out.field = sampleOf(root, s.additionalProperties, depth + 1);
       return out;
     }
-    default:
+    default: {
       // Anything (z.unknown, a transform): a small object, so there is a key and a string to spoil.
-      return { field: 'value' };
+      const free = { field: 'value' };
+      FREE.add(free);
+      return free;
+    }
   }
 }
 
 export type Path = Array<string | number>;
 
-/** Paths to every string, number and object in `value` (the root object included, as []). */
+/** Paths to every string, number and object the schema asks for in `value` (the root object included, as []). */
 export function leavesOf(value: unknown, path: Path = [], out = { strings: [] as Path[], numbers: [] as Path[], objects: [] as Path[] }) {
   if (typeof value === 'string') out.strings.push(path);
   else if (typeof value === 'number') out.numbers.push(path);
   else if (Array.isArray(value)) value.forEach((v, i) => leavesOf(v, [...path, i], out));
   else if (value && typeof value === 'object') {
-    out.objects.push(path);
+    if (!FREE.has(value)) out.objects.push(path);
     for (const [k, v] of Object.entries(value)) leavesOf(v, [...path, k], out);
   }
   return out;
