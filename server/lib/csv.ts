@@ -24,11 +24,15 @@ export interface CsvLimits {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function decodeCsv(bytes: Uint8Array): string {
+  let text: string;
   try {
-    return decoder.decode(bytes).replace(/^\uFEFF/, '');
+    text = decoder.decode(bytes).replace(/^\uFEFF/, '');
   } catch {
     throw new CsvError('encoding');
   }
+  // A NUL is no text (a UTF-16 file without its mark is full of them), and PostgreSQL text cannot hold one.
+  if (text.includes('\u0000')) throw new CsvError('encoding');
+  return text;
 }
 
 /** Parses CSV text into rows of cells; the delimiter is a comma or, when the first line has none, a semicolon. */

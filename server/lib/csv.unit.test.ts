@@ -25,6 +25,12 @@ describe('parseCsv', () => {
     expect(decodeCsv(new TextEncoder().encode('\uFEFFcódigo'))).toBe('código');
   });
 
+  it('refuses a NUL, which is no text (UTF-16 without its mark) and which PostgreSQL cannot store', () => {
+    expect(() => decodeCsv(new TextEncoder().encode('code,name\nA,a\u0000b\n'))).toThrow(/encoding/);
+    const utf16 = new Uint8Array([...'code'].flatMap((c) => [c.charCodeAt(0), 0]));
+    expect(() => decodeCsv(utf16)).toThrow(/encoding/);
+  });
+
   it('maps rows to records by header', () => {
     expect(csvRecords(parseCsv(' code , name\n1,Uno\n2'))).toEqual({ header: ['code', 'name'], records: [{ code: '1', name: 'Uno' }, { code: '2', name: '' }] });
   });

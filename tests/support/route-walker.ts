@@ -158,6 +158,14 @@ export function deepJson(levels: number): string {
 /** `:name` segments of a route's URL. */
 export const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
+/** The required parameters of a query schema with plausible values, as strings. */
+export function requiredQuery(schema: JsonSchema | undefined): Record<string, string> {
+  if (!schema) return {};
+  const root = resolve(schema, schema);
+  const required = new Set((root.required as string[] | undefined) ?? []);
+  return Object.fromEntries(propertiesOf(schema).filter(([name]) => required.has(name)).map(([name, s]) => [name, String(sampleOf(schema, s, 1, name))]));
+}
+
 export interface RouteSchemas {
   params?: JsonSchema;
   querystring?: JsonSchema;
