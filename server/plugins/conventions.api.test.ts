@@ -5,7 +5,7 @@ import { buildApp } from '../app.js';
 import { APP_VERSION } from '../version.js';
 import { createTestApp, login, type TestApp } from '../../tests/support/app.js';
 import {
-  DEEP_LEVELS, deepJson, HUGE_NUMBER_PARAM, HUGE_NUMBER_TEXT, jsonWith, leavesOf, LONG_QUERY_STRING, MEGABYTE_STRING, NUL, paramNames, propertiesOf, requiredQuery, sampleOf, schemasOf,
+  DEEP_LEVELS, deepJson, HUGE_NUMBER_PARAM, HUGE_NUMBER_TEXT, jsonWith, leavesOf, LONG_QUERY_STRING, MEGABYTE_STRING, multipartWith, NUL, paramNames, propertiesOf, requiredQuery, sampleOf, schemasOf,
   type JsonSchemaLike,
 } from '../../tests/support/route-walker.js';
 import { AppError } from '../errors.js';
@@ -261,6 +261,8 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
         await go('wrong content type', { method, url: urlWith(), query, payload: '<x/>', headers: { 'content-type': 'application/xml' } });
         // Routes that take a file as text (CSV imports) get a NUL byte in it; the others refuse the type.
         await go('NUL in a CSV body', { method, url: urlWith(), query, payload: Buffer.from(`code,name\nwalker,${NUL}\n`), headers: { 'content-type': 'text/csv' } });
+        // Uploads get a file whose name holds a NUL; the others refuse the type.
+        await go('NUL in a multipart file name', { method, url: urlWith(), query, ...multipartWith(`${NUL}.pdf`, '%PDF-1.4 walker') });
         await json('deep nesting', deepJson(DEEP_LEVELS));
         if (!schemas.body) {
           // No body expected: what the guard refuses for every route still applies.

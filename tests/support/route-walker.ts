@@ -155,6 +155,13 @@ export function deepJson(levels: number): string {
   return `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 }
 
+/** A multipart body with one file part (field `file`), as a browser uploads it. */
+export function multipartWith(filename: string, content: string): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = 'walker-boundary-7d3f';
+  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+  return { payload: Buffer.from(body), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
 /** `:name` segments of a route's URL. */
 export const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
 

@@ -71,6 +71,8 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       // bytes past the limit arrive on their own, after the last chunk it let
       // through, it returns the file cut at the limit and only the stream knows.
       if (part.file.truncated || bytes.length > MAX_UPLOAD_BYTES) throw tooLarge();
+      // The name is stored as text, which cannot hold a NUL (the input guard cannot see inside a multipart body).
+      if (name.includes('\u0000')) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'validation.nul' }]);
       const kind = sniff(bytes, ext);
       if (!kind) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'validation.fileExtension' }]);
       const entity = await app.db.selectFrom('entities').where('id', '=', actor.entityId).select(['name', 'docnumber', 'disk_quota_mb']).executeTakeFirstOrThrow();
