@@ -18,6 +18,7 @@ import { fileExtension } from '../../../core/forms/validator.js';
 import { appSecret } from '../../db/secrets.js';
 import { AppError } from '../../errors.js';
 import { actorOf } from '../../plugins/session.js';
+import { findReadableFile } from './repo.js';
 import { sniff } from './sniff.js';
 
 export const MAX_UPLOAD_MB = 20;
@@ -108,20 +109,13 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'session' },
       schema: {
         tags: ['files'],
-        summary: 'A download link for one file, valid for five minutes',
+        summary: 'A download link for one file, valid for five minutes: to its uploader, and to whoever may read the case, draft or task that holds it',
         params: z.strictObject({ id: z.uuid() }),
         response: { 200: z.object({ url: z.string(), expiresAt: z.date() }) },
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const file = await app.db
-        .selectFrom('files as f')
-        .innerJoin('entities as e', 'e.id', 'f.entity_id')
-        .where('f.id', '=', request.params.id)
-        .where('f.entity_id', '=', actor.entityId)
-        .select(['f.id', 'f.extension', 'f.public', 'e.name', 'e.docnumber'])
-        .executeTakeFirst();
+      const file = await findReadableFile(app.db, actorOf(request), request.params.id);
       if (!file) throw new AppError('NOT_FOUND');
       const exp = Math.floor(Date.now() / 1000) + LINK_SECONDS;
       const folder = entityFolder({ name: file.name, docnumber: file.docnumber });
