@@ -15,7 +15,7 @@ import { AppError } from './errors.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
-import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { answerFrameworkError, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -77,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests in flight finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -18,7 +18,7 @@ afterAll(() => t.close());
 
 describe('conventions every route follows', () => {
   it('puts X-App-Version on every response, errors included', async () => {
-    for (const url of ['/api/version', '/api/health', '/api/nope', '/api/projects/NOPE!/settings']) {
+    for (const url of ['/api/version', '/api/health', '/api/nope', '/api/projects/NOPE!/settings', '/api/projects/%E0%A4%A/settings']) {
       const res = await t.request({ method: 'GET', url });
       expect(res.headers['x-app-version'], url).toBe(APP_VERSION);
     }
@@ -36,6 +36,15 @@ describe('conventions every route follows', () => {
 
     const accept = await t.request({ method: 'GET', url: '/api/x', headers: { 'accept-language': 'es-CO,es;q=0.9' } });
     expect(accept.json<{ error: { message: string } }>().error.message).toBe('Esta dirección de la API no existe.');
+  });
+
+  it('answers what the router refuses (a broken %-escape, an over-long parameter) in the same shape and language', async () => {
+    const escape = await t.request({ method: 'GET', url: '/api/projects/%E0%A4%A/settings', cookies: { lang: 'es' } });
+    expect(escape.statusCode).toBe(400);
+    expect(escape.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'La solicitud no es válida.' } });
+    const long = await t.request({ method: 'GET', url: `/api/projects/${'x'.repeat(300)}/settings` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ error: { code: 'BAD_REQUEST', message: 'The request is not valid.' } });
   });
 
   it('refuses a write from a browser built for another version with 409 VERSION_MISMATCH', async () => {
@@ -248,8 +257,17 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
           const type = params[name]?.type;
           if (type === 'integer' || type === 'number') await go(`huge :${name}`, { method, url: urlWith({ [name]: HUGE_NUMBER_PARAM }), query });
         }
+        const qs = new URLSearchParams(query).toString();
+        for (const name of names) {
+          // What the router itself refuses, before any hook: a broken %-escape, a parameter past maxParamLength.
+          await go(`bad escape in :${name}`, { method, url: urlWith({ [name]: '\u0001' }).replace('%01', '%E0%A4%A'), query });
+          await go(`long :${name}`, { method, url: urlWith({ [name]: 'x'.repeat(300) }), query });
+        }
         for (const name of queryNames) {
           await go(`NUL in ?${name}`, { method, url: urlWith(), query: { ...query, [name]: NUL }, wantNul: true });
+          const prop = Object.fromEntries(queryProps)[name];
+          // A parameter that takes one value, given twice (the query parser makes a list of it).
+          if (prop && !JSON.stringify(prop).includes('"array"')) await go(`?${name} twice`, { method, url: `${urlWith()}?${qs}${qs ? '&' : ''}${name}=1&${name}=2` });
           const type = Object.fromEntries(queryProps)[name]?.type;
           if (type === 'integer' || type === 'number') await go(`huge ?${name}`, { method, url: urlWith(), query: { ...query, [name]: HUGE_NUMBER_PARAM } });
           else if (queryProps.length) await go(`32 KB ?${name}`, { method, url: urlWith(), query: { ...query, [name]: LONG_QUERY_STRING } });

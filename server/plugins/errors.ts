@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorCode, errorCatalog } from '../../core/errors.js';
+import { VERSION_HEADER } from '../../core/version.js';
 import { isDatabaseUnavailable } from '../db/pool.js';
 import { AppError } from '../errors.js';
-import { translate } from '../i18n.js';
+import { pickLanguage, translate } from '../i18n.js';
+import { APP_VERSION } from '../version.js';
 
 /**
  * One mapping from anything thrown to `{ error: { code, message } }` with the
@@ -19,6 +21,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.debug({ code: mapped.code }, 'request refused'); // the access line has the status
     return sendError(request, reply, mapped);
   });
+}
+
+/**
+ * What the router refuses before any hook runs (a path with a broken
+ * %-escape, a parameter longer than maxParamLength): answered in the same
+ * shape and language as every other error, not Fastify's own.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // No hook has run: the language and the version header are set here.
+  request.lang = pickLanguage(/(?:^|;\s*)lang=(\w+)/.exec(request.headers.cookie ?? '')?.[1], request.headers['accept-language']);
+  reply.header(VERSION_HEADER, APP_VERSION);
+  const mapped = error.code === 'FST_ERR_ASYNC_CONSTRAINT' ? new AppError('INTERNAL') : new AppError('BAD_REQUEST');
+  if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.debug({ code: error.code }, 'request refused');
+  return sendError(request, reply, mapped);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
