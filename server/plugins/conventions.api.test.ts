@@ -288,6 +288,8 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
           await json('NUL in a body key', JSON.stringify({ [NUL]: 'x' }), true);
           continue;
         }
+        // The body as another JSON type altogether, or announced as JSON and empty.
+        for (const other of ['null', '"text"', '42', '']) await json(`body ${other || 'empty'}`, other);
         const sample = sampleOf(schemas.body, schemas.body);
         const leaves = leavesOf(sample);
         for (const path of leaves.strings) {
