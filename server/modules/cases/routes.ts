@@ -26,8 +26,9 @@ import { scopeFields } from '../../../core/forms/validator.js';
 import { actorOf } from '../../plugins/session.js';
 import { masterLabels } from '../forms/options.js';
 import { type Actor, can } from '../acl/policy.js';
-import { audit, closeOpenTasks, lockCase, setCaseState } from '../workflow/engine.js';
+import { audit, closeOpenTasks, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
+import { lockVisibleCase } from './repo.js';
 import { caseSearchFieldRoutes } from './searchFields.js';
 import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
@@ -387,7 +388,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!can(actor, 'wf_cerrar_caso', 'confirm')) throw new AppError('FORBIDDEN');
       return eachCase(request.body.ids, request.lang, (id) =>
         app.db.transaction().execute(async (trx) => {
-          const c = await lockCase(trx, actor.entityId, id);
+          const c = await lockVisibleCase(trx, actor, id);
           if (!nextCaseState(c.state as never, 'close')) throw new AppError('INVALID_TRANSITION', { state: c.state, action: 'close' });
           await closeOpenTasks(trx, c, actor);
           await setCaseState(trx, c, 'close', actor, request.body.reason ? { reason: request.body.reason } : {});
@@ -408,7 +409,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!user) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
       return eachCase(request.body.ids, request.lang, (id) =>
         app.db.transaction().execute(async (trx) => {
-          const c = await lockCase(trx, actor.entityId, id);
+          const c = await lockVisibleCase(trx, actor, id);
           await trx.updateTable('cases').set({ owner_id: user.id, version: sql`version + 1`, updated_at: new Date() }).where('id', '=', c.id).execute();
           await audit(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'owner_changed', type: 'case', detail: await ownerChange(trx, c.owner_id, user) });
         }),
@@ -642,7 +643,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       if (!isStaff(actor)) throw new AppError('FORBIDDEN');
       const version = await app.db.transaction().execute(async (trx) => {
-        const c = await lockCase(trx, actor.entityId, request.params.id);
+        const c = await lockVisibleCase(trx, actor, request.params.id);
         if (c.version !== request.body.version) throw new AppError('STALE_DRAFT');
         if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
         const row = await trx.selectFrom('cases').where('id', '=', c.id).select('form_version_id').executeTakeFirstOrThrow();
@@ -668,7 +669,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const actor = actorOf(request);
         const state = await app.db.transaction().execute(async (trx) => {
-          const c = await lockCase(trx, actor.entityId, request.params.id);
+          const c = await lockVisibleCase(trx, actor, request.params.id);
           if (transition === 'submit') {
             const opened = await submitCaseInTrx(trx, app.engine, actor, c.id, { lang: request.lang });
             return opened.state;
@@ -694,7 +695,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = actorOf(request);
       await app.db.transaction().execute(async (trx) => {
-        const c = await lockCase(trx, actor.entityId, request.params.id);
+        const c = await lockVisibleCase(trx, actor, request.params.id);
         const user = await trx.selectFrom('users').where('id', '=', request.body.userId).where('entity_id', '=', actor.entityId).where('active', '=', true).select(['id', 'name']).executeTakeFirst();
         if (!user) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
         await trx.updateTable('cases').set({ owner_id: user.id, version: sql`version + 1`, updated_at: new Date() }).where('id', '=', c.id).execute();
@@ -714,7 +715,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const ids = [...new Set(request.body.userIds)];
       await app.db.transaction().execute(async (trx) => {
-        const c = await lockCase(trx, actor.entityId, request.params.id);
+        const c = await lockVisibleCase(trx, actor, request.params.id);
         const users = ids.length ? await trx.selectFrom('users').where('id', 'in', ids).where('entity_id', '=', actor.entityId).select('id').execute() : [];
         if (users.length !== ids.length) throw new AppError('VALIDATION', {}, [{ path: 'userIds', message: 'validation.chooseOption' }]);
         await trx.deleteFrom('case_participants').where('case_id', '=', c.id).execute();
@@ -738,6 +739,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
         .innerJoin('protocol_versions as v', 'v.id', 'c.protocol_version_id')
         .where('c.id', '=', request.params.id)
         .where('c.entity_id', '=', actor.entityId)
+        .where(visibleCases(actor) as never)
         .select(['c.id', 'c.protocol_id', 'c.data', 'v.definition'])
         .executeTakeFirst();
       if (!c) throw new AppError('NOT_FOUND');
