@@ -115,6 +115,16 @@ describe('a custom role with every case target and no staff rights', () => {
   });
 });
 
+describe('a role that may create tasks and nothing else', () => {
+  it('makes no ad-hoc task on a case it may not see', async () => {
+    const entityId = (await t.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;
+    const maker = await makeUser(t.db, entityId, { role: 'task-maker', rules: { wf_tareas: ['create'] } as never, password: 'Demo12345', email: 'maker@demo.test' });
+    const who = await login(t, 'maker@demo.test');
+    const res = await req('POST', '/api/tasks', who, { caseId: theirs, name: 'mine now', userId: maker.id });
+    expect(res.statusCode, res.body).toBe(404);
+  });
+});
+
 describe('applicants and files', () => {
   it('an applicant gets no link to a file another applicant uploaded for a draft', async () => {
     const entityId = (await t.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;

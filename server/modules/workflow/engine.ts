@@ -21,6 +21,7 @@ import type { Actor } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
 import { queueMail } from '../mail/outbox.js';
 import { assertCanAssign, assertCanDecide, assertCanRestart } from './policy.js';
+import { lockVisibleCase } from '../cases/repo.js';
 
 type Trx = Transaction<Database>;
 
@@ -525,7 +526,8 @@ export const ADHOC_CODE = ADHOC_TASK_CODE;
 /** An ad-hoc task on an open case (the /tareas/nuevo screen): a named piece of work for a user or a team. */
 export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, input: AdhocTaskInput): Promise<number> {
   const id = await db.transaction().execute(async (trx) => {
-    const c = await lockCase(trx, actor.entityId, input.caseId);
+    // Only on a case the actor may see (a role with wf_tareas create alone is not staff).
+    const c = await lockVisibleCase(trx, actor, input.caseId);
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     // A team given with a user is shown with the task: it must be one of the tenant's too.
     if (input.teamId !== undefined) {
