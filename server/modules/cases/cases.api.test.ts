@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { encodeSearch } from '../../../core/cases/search.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 import { makeUser } from '../../../tests/support/factories.js';
@@ -345,5 +345,130 @@ describe('export and administration', () => {
     const moved = (await req('POST', '/api/admin-cases/reassign', coordinator, { ids: pending, userId: reviewerId })).json<{ done: number[] }>();
     expect(moved.done).toEqual(pending);
     expect((await req('POST', '/api/admin-cases/close', reviewer, { ids: pending })).statusCode).toBe(403);
+  });
+});
+
+describe('the search box (search=): every word in the number, a name or the document, accents and case ignored', () => {
+  type Found = { id: number; number: string };
+  let marisol: Found;
+  let mario: Found;
+  let solange: Found;
+  let foreign: number;
+  const ours = () => new Set([marisol.id, mario.id, solange.id]);
+  /** What a search finds, as ids; `among` keeps only the cases made here (the demo's may match too). */
+  const find = async (text: string, who = coordinator, path = '/api/cases') => {
+    const res = await req('GET', `${path}?limit=100&search=${encodeURIComponent(text)}`, who);
+    expect(res.statusCode, text).toBe(200);
+    return res.json<List<Found>>().items.map((i) => i.id);
+  };
+  const among = async (text: string) => (await find(text)).filter((id) => ours().has(id)).sort((a, b) => a - b);
+  const ids = (...cases: Found[]) => cases.map((c) => c.id).sort((a, b) => a - b);
+
+  beforeAll(async () => {
+    const pid = await protocolId();
+    const submit = async (firstName: string, lastName: string, documentNumber: string) => {
+      const { id } = (await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: { ...complete('0'), firstName, lastName, documentNumber, email: `${documentNumber}@example.org` } })).json<{ id: number }>();
+      expect((await req('POST', `/api/cases/drafts/${id}/submit`, applicant, {})).statusCode).toBe(200);
+      return (await req('GET', `/api/cases/${id}`, coordinator)).json<Found>();
+    };
+    marisol = await submit('Marisol', 'Rivera', '7770001');
+    mario = await submit('Mario', 'Ríveros', '7770002');
+    solange = await submit('Solange', 'Marín', '7770003');
+    // A draft of the same name is not listed, so not found.
+    await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: { firstName: 'Marisol', lastName: 'Rivera' } });
+    // The same applicant in another tenant.
+    const other = await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select(['id', 'entity_id']).executeTakeFirstOrThrow();
+    const project = await t.db.selectFrom('projects').where('entity_id', '=', other.entity_id).select('id').executeTakeFirstOrThrow();
+    const row = await sql<{ id: number }>`
+      insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data)
+      select ${other.entity_id}, ${project.id}, protocol_id, protocol_version_id, form_version_id, ${other.id}, case_type, '2026-01-999999', '2026-01', 999999, now(), 'PENDING', data
+      from cases where id = ${marisol.id} returning id`.execute(t.db);
+    foreign = row.rows[0].id;
+  });
+
+  it('finds a full name, in either order, and not two people who each have half of it', async () => {
+    expect(await among('Marisol Rivera')).toEqual(ids(marisol));
+    expect(await among('rivera marisol')).toEqual(ids(marisol));
+    expect(await among('  MARISOL   rivera ')).toEqual(ids(marisol));
+    // Each word must be found: Marisol is not a Ríveros, Mario is not a Marisol.
+    expect(await among('Marisol Riveros')).toEqual([]);
+  });
+
+  it('finds parts of words, across the first and the last name', async () => {
+    expect(await among('Mari Rive')).toEqual(ids(marisol, mario));
+    expect(await among('mari')).toEqual(ids(marisol, mario, solange));
+    expect(await among('sol riv')).toEqual(ids(marisol));
+    expect(await among('Rivera,')).toEqual(ids(marisol));
+  });
+
+  it('ignores accents on either side, and case', async () => {
+    expect(await among('rivéra')).toEqual(ids(marisol));
+    expect(await among('RÍVERA')).toEqual(ids(marisol));
+    expect(await among('riveros')).toEqual(ids(mario));
+    expect(await among('Ríveros')).toEqual(ids(mario));
+    expect(await among('marin solange')).toEqual(ids(solange));
+  });
+
+  it('finds the case number and the document number, whole or their start', async () => {
+    expect(await find(marisol.number)).toEqual([marisol.id]);
+    expect(await find('7770002')).toEqual([mario.id]);
+    expect((await find('777000')).sort((a, b) => a - b)).toEqual(ids(marisol, mario, solange));
+    expect(await find(`${marisol.number} Marisol`)).toEqual([marisol.id]);
+    expect(await find(`${marisol.number} Mario`)).toEqual([]);
+    // A number is read from its start: the end of one finds nothing.
+    expect(await among('770001')).toEqual([]);
+    expect(await among(marisol.number.slice(4))).toEqual([]);
+  });
+
+  it('takes a word under three letters as the start of a word', async () => {
+    // Initials.
+    expect(await among('M R')).toEqual(ids(marisol, mario));
+    expect(await among('so')).toEqual(ids(solange)); // not Mari-so-l
+    expect(await among('ri')).toEqual(ids(marisol, mario)); // Rivera, Ríveros; not Ma-ri-sol alone
+    expect(await among('Ma Ri')).toEqual(ids(marisol, mario));
+    expect(await among('ar')).toEqual([]);
+  });
+
+  it('takes LIKE wildcards literally, also after accent folding (％ folds to %)', async () => {
+    for (const text of ['Mar_sol', 'Mari%', 'M%sol', 'Mar％sol', 'Mar＿sol', 'Mari\\sol']) expect(await among(text), text).toEqual(text === 'Mari%' ? ids(marisol, mario, solange) : []);
+    // Only punctuation is no search at all.
+    expect((await find('%')).length).toBe((await find('')).length);
+  });
+
+  it('counts, exports and administers the same matches, and stays in the tenant', async () => {
+    expect((await req('GET', `/api/cases/count?search=${encodeURIComponent('marisol rivéra')}`, coordinator)).json()).toEqual({ total: 1, capped: false });
+    expect(await find('Marisol Rivera', coordinator, '/api/admin-cases')).toEqual([marisol.id]);
+    expect(await find('Marisol Rivera', applicant)).toEqual([marisol.id]);
+    const csv = await req('GET', `/api/cases/export?search=${encodeURIComponent('Marisol Rivera')}`, coordinator);
+    const { parseCsv } = await import('../../lib/csv.js');
+    expect(parseCsv(csv.body).slice(1).map((r) => r[0])).toEqual([marisol.number]);
+    // The other tenant finds its own Marisol Rivera only, and counts one.
+    expect(await find('Marisol Rivera', other)).toEqual([foreign]);
+    expect((await req('GET', '/api/cases/count?search=Marisol%20Rivera', other)).json()).toEqual({ total: 1, capped: false });
+    expect(await find('7770001', other)).toEqual([foreign]);
+    expect(await find('Marisol Rivera', reviewer)).toEqual([marisol.id]);
+  });
+
+  it('is served by the indexes of migration 0012 on a larger tenant, for long and short words alike', async () => {
+    // 20,000 more cases (the last test here: the searches above see only their own), so that the planner
+    // prefers the indexes as it would on a real tenant; the plan shows that every part of a word's
+    // condition can be served by one.
+    await sql`
+      insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data)
+      select entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, '2001-01-' || lpad(g::text, 6, '0'), '2001-01', g, now() - g * interval '1 minute', 'PENDING',
+        jsonb_build_object('firstName', 'Bulk' || g, 'lastName', 'Row', 'documentNumber', (900000000 + g)::text)
+      from generate_series(1, 20000) g, (select * from cases where id = ${marisol.id}) c`.execute(t.db);
+    await sql`analyze cases`.execute(t.db);
+    const { caseTextSearch } = await import('./textSearch.js');
+    const entityId = (await t.db.selectFrom('cases').where('id', '=', marisol.id).select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    for (const text of ['Marisol Rivera', 'M R', '7770001', marisol.number]) {
+      // The list's own conditions, values as parameters as the server sends them.
+      const compiled = t.db.selectFrom('cases as c').select('c.id').where('c.entity_id', '=', entityId).where('c.state', '<>', 'DRAFT').where(caseTextSearch(text) as never).compile();
+      const { rows } = await t.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      for (const index of ['cases_search_name_trgm', 'cases_serial_prefix_idx', 'cases_document_prefix_idx']) expect(plan, `${text}: ${plan}`).toContain(index);
+      expect(plan, text).not.toMatch(/Seq Scan|Index Scan using cases_entity/);
+    }
+    expect(await find('Marisol Rivera')).toEqual([marisol.id]);
   });
 });

@@ -30,6 +30,7 @@ import { audit, closeOpenTasks, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
 import { lockVisibleCase } from './repo.js';
 import { caseSearchFieldRoutes } from './searchFields.js';
+import { caseTextSearch } from './textSearch.js';
 import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -156,10 +157,9 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     if (f.from) q = q.where('c.doc_date', '>=', new Date(`${f.from}T00:00:00Z`));
     if (f.to) q = q.where('c.doc_date', '<', new Date(new Date(`${f.to}T00:00:00Z`).getTime() + 86_400_000));
     if (f.possibleDuplicated !== undefined) q = q.where('c.possible_duplicated', '=', f.possibleDuplicated);
-    if (f.search) {
-      const p = containsPattern(f.search);
-      q = q.where((eb) => eb.or([eb('c.serial', 'ilike', p), sql<boolean>`c.data->>'firstName' ilike ${p}`, sql<boolean>`c.data->>'lastName' ilike ${p}`, sql<boolean>`c.data->>'documentNumber' ilike ${p}`]));
-    }
+    // The search box: every word in a name or at the start of the case or document number (textSearch.ts, indexes of 0012).
+    const text = f.search ? caseTextSearch(f.search) : undefined;
+    if (text) q = q.where(text);
     for (const row of rows) q = q.where((eb) => rowCondition(eb as unknown as Eb, row));
     return q;
   }
