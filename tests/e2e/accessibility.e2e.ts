@@ -67,3 +67,57 @@ describe.each([
     await page.close();
   });
 });
+
+/**
+ * Every element the Tab key reaches looks different while it has the focus:
+ * the element's box (and a few pixels around it, where rings are drawn) is
+ * photographed focused and again after the focus left it.
+ */
+async function stopsWithoutVisibleFocus(page: Page, maxStops = 150): Promise<string[]> {
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  let previous = '';
+  await page.mouse.move(0, 0);
+  for (let i = 0; i < maxStops; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return null;
+      element.scrollIntoView({ block: 'center' });
+      const box = element.getBoundingClientRect();
+      const name = (element.getAttribute('aria-label') || element.textContent || element.getAttribute('name') || '').trim().slice(0, 60);
+      return { name: `${element.tagName.toLowerCase()} "${name}"`, x: box.x, y: box.y, width: box.width, height: box.height };
+    });
+    if (!stop) break;
+    const key = `${stop.name}@${Math.round(stop.x)},${Math.round(stop.y)}`;
+    // A date input takes several Tabs (month, day, year) without the focus leaving it.
+    if (key === previous) continue;
+    if (seen.has(key)) break;
+    seen.add(key);
+    previous = key;
+    const clip = { x: Math.max(0, stop.x - 4), y: Math.max(0, stop.y - 4), width: stop.width + 8, height: stop.height + 8 };
+    await page.waitForTimeout(300);
+    const focused = await page.screenshot({ clip });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // The focus ripple fades out.
+    await page.waitForTimeout(700);
+    const blurred = await page.screenshot({ clip });
+    if (focused.equals(blurred)) missing.push(stop.name);
+  }
+  return missing;
+}
+
+describe('keyboard focus on the lists', () => {
+  it.each(['/cases', '/pendings'])('%s: every element reached by Tab shows its focus, the sorted column’s header too', { timeout: 180_000 }, async (path) => {
+    const ctx = await signedInContext(browser, 'coordinator@demo.test', 'en');
+    const page = await ctx.newPage();
+    await page.goto(path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const table = page.getByRole('table');
+    await table.getByRole('columnheader', { name: /sorted/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.locator('[aria-busy="true"]').waitFor({ state: 'detached' });
+    expect(await stopsWithoutVisibleFocus(page)).toEqual([]);
+    await ctx.close();
+  });
+});

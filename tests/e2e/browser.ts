@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's Chromium with the flags this machine needs (DESIGN.md). */
@@ -12,7 +12,28 @@ export function launchBrowser(): Promise<Browser> {
 export const baseUrl = () => inject('baseUrl');
 
 export const DESKTOP = { width: 1366, height: 900 };
+/** The commonest desktop screen: a whole step of the application form fits without scrolling. */
+export const FULL_HD = { width: 1920, height: 1080 };
 export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A click as a hand makes it: the button goes down, stays down a moment,
+ * and comes up where the pointer went down. Anything that moves the layout
+ * between the two (a message that goes on blur) makes the click miss, as it
+ * does for a person; Playwright's click() is too quick to notice.
+ */
+export async function clickAsAPerson(page: Page, target: Locator, holdMs = 150): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to click: the element has no box');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(holdMs);
+  await page.mouse.up();
+}
+
+/** The tag name of the focused element ('H1' for a page heading), and its text. */
+export const focusedElement = (page: Page) => page.evaluate(() => ({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent?.trim() ?? '' }));
 
 /** A browser context in one language, as a person with that browser setting would arrive. */
 export async function newContext(browser: Browser, lang: 'en' | 'es', viewport = DESKTOP, base = baseUrl()): Promise<BrowserContext> {

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, newContext, PHONE, signIn } from './browser.js';
+import { clickAsAPerson, FULL_HD, focusedElement, launchBrowser, newContext, PHONE, signIn } from './browser.js';
 
 /**
  * Issue 6's journey for applications, as people do it in Chromium, in
@@ -9,9 +9,15 @@ import { DESKTOP, launchBrowser, newContext, PHONE, signIn } from './browser.js'
  * application, keeps it as a draft, signs out, comes back through Drafts,
  * completes and submits it and gets its number; the coordinator opens that
  * case, reads its history (the draft's saves, the submission, the fields
- * that changed), corrects a value in the application's form (the history
- * records it) and completes it after the warning. No page scrolls
- * sideways, and axe finds nothing serious.
+ * that changed), reads the household in the document detail of its first
+ * task, corrects a value in the application's form (the history records it)
+ * and completes it after the warning. No page scrolls sideways, and axe
+ * finds nothing serious.
+ *
+ * The stepper is filled as people fill it: Next first, which shows what is
+ * required; then each value typed key by key; then one click on Next, a
+ * click that holds the button a moment as a hand does. After each change of
+ * page the focus is on the new page's heading.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -31,6 +37,7 @@ const TEXT = {
     submitted: 'Application submitted and opened', fields: 'Fields:', complete: 'Complete', completeTitle: (n: string) => `Complete application ${n}?`,
     onceDone: "Once done it can't be changed", completed: 'The application is completed', completedState: 'Completed', actions: 'Application actions', summary: 'Summary',
     data: 'Application data', correct: 'Correct data', saveChanges: 'Save changes', changesSaved: 'The changes are saved', rentChanged: 'Monthly rent changedFrom 950 to 1050',
+    required: 'This field is required', draftTitle: 'Application draft', submittedTitle: 'Application submitted', documentDetail: 'Document detail', household: 'Household members',
   },
   es: {
     newTitle: 'Nueva radicación', saveForLater: 'Guardar, pero volver más tarde para completar', savedForLater: 'Su borrador se guardó',
@@ -43,6 +50,7 @@ const TEXT = {
     submitted: 'Radicación enviada y abierta', fields: 'Campos:', complete: 'Completar', completeTitle: (n: string) => `¿Completar la radicación ${n}?`,
     onceDone: 'Una vez hecho no se puede cambiar', completed: 'La radicación está completada', completedState: 'Completada', actions: 'Acciones de la radicación', summary: 'Resumen',
     data: 'Datos de la radicación', correct: 'Corregir datos', saveChanges: 'Guardar cambios', changesSaved: 'Los cambios están guardados', rentChanged: 'Renta mensual cambióDe 950 a 1050',
+    required: 'Este campo es obligatorio', draftTitle: 'Borrador de radicación', submittedTitle: 'Radicación enviada', documentDetail: 'Detalle del documento', household: 'Integrantes del hogar',
   },
 } as const;
 
@@ -68,9 +76,29 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: new RegExp(`^${label}`) }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+/** The text under a field (its help or its message). */
+async function helperOf(page: Page, label: string) {
+  const id = await box(page, label).getAttribute('aria-describedby');
+  return id ? page.locator(`[id="${id}"]`).textContent() : null;
+}
+/** Typed key by key into the field, as a person types (no fill). */
+async function type(page: Page, label: string, text: string) {
+  const field = box(page, label);
+  await field.click();
+  await field.pressSequentially(text, { delay: 15 });
+}
+/** Next, clicked once as a hand does; the step named `heading` must follow that one click. */
+async function nextOnce(page: Page, next: string, heading: string) {
+  await clickAsAPerson(page, page.getByRole('button', { name: next }));
+  await page.getByRole('heading', { name: heading }).waitFor({ timeout: 10_000 });
+}
+/** The focus is on the page's h1 (after a change of page), whose text is `title`. */
+async function focusOnHeading(page: Page, title: string) {
+  await expect.poll(() => focusedElement(page)).toEqual({ tag: 'H1', text: title });
+}
 
 describe.each([
-  ['en', DESKTOP],
+  ['en', FULL_HD],
   ['es', PHONE],
 ] as const)('an application from draft to completed (%s)', (lang, viewport) => {
   const x = TEXT[lang];
@@ -104,19 +132,25 @@ describe.each([
     await page.getByRole('heading', { level: 1, name: x.drafts }).waitFor();
     await page.getByRole('link', { name: `${x.continueOf} ${firstName} ${lastName}` }).click();
     await page.waitForURL(/\/cases\/new\?draft=\d+$/);
+    await focusOnHeading(page, x.draftTitle);
     expect(await box(page, x.firstName).inputValue()).toBe(firstName);
     expect(await box(page, x.lastName).inputValue()).toBe(lastName);
 
-    // The rest of the application, step by step.
+    // The rest of the application, step by step. Next first: the step says what it still needs.
+    await clickAsAPerson(page, page.getByRole('button', { name: x.next }));
+    await page.getByText(x.required, { exact: true }).first().waitFor();
+    await expect.poll(() => helperOf(page, x.zip)).toBe(x.required);
     await choose(page, x.documentType, 'Cédula de ciudadanía');
-    await box(page, x.documentNumber).fill(`77${Date.now().toString().slice(-8)}`);
-    await box(page, x.email).fill(`irene.${suffix}@example.org`);
-    await box(page, x.phone).fill('3105550123');
     await choose(page, x.state, 'Valle del Cauca');
     await choose(page, x.city, 'Cali');
-    await box(page, x.zip).fill('76001');
-    await page.getByRole('button', { name: x.next }).click();
-    await page.getByRole('heading', { name: x.step2 }).waitFor();
+    await type(page, x.documentNumber, `77${Date.now().toString().slice(-8)}`);
+    await type(page, x.email, `irene.${suffix}@example.org`);
+    await type(page, x.phone, '3105550123');
+    // The last field typed is still focused when Next is clicked: its message went while typing,
+    // so the blur of that click moves nothing and one click is enough.
+    await type(page, x.zip, '76001');
+    await expect.poll(() => helperOf(page, x.zip)).toBeNull();
+    await nextOnce(page, x.next, x.step2);
     await page.getByRole('button', { name: x.addRow }).click();
     const row = page.getByRole('dialog', { name: x.addTo });
     await row.getByRole('textbox', { name: new RegExp(`^${x.memberName}`) }).fill(firstName);
@@ -125,11 +159,11 @@ describe.each([
     await row.getByRole('textbox', { name: new RegExp(`^${x.age}`) }).fill('34');
     await row.getByRole('button', { name: x.add, exact: true }).click();
     await row.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: x.next }).click();
-    await page.getByRole('heading', { name: x.step3 }).waitFor();
-    await box(page, x.rent).fill('950');
-    await page.getByRole('button', { name: x.next }).click();
-    await page.getByRole('heading', { name: x.step4 }).waitFor();
+    await nextOnce(page, x.next, x.step3);
+    await clickAsAPerson(page, page.getByRole('button', { name: x.next }));
+    await page.getByText(x.required, { exact: true }).waitFor();
+    await type(page, x.rent, '950');
+    await nextOnce(page, x.next, x.step4);
     await looksRight(page, '/cases/new?draft (last step)');
     await page.getByRole('button', { name: x.submit }).click();
 
@@ -140,6 +174,7 @@ describe.each([
     const link = page.getByRole('link', { name: `${x.open} ${caseNumber}` });
     caseId = Number((await link.getAttribute('href'))?.split('/').pop());
     expect(caseId).toBeGreaterThan(0);
+    await focusOnHeading(page, x.submittedTitle);
     await looksRight(page, 'submitted');
     // The draft is gone from Drafts.
     await page.goto('/cases/drafts');
@@ -169,6 +204,19 @@ describe.each([
     const savedText = (await saved.allTextContents()).join(' ');
     for (const field of [x.documentType, x.email, x.rent]) expect(savedText).toContain(field);
     await looksRight(page, `/cases/${caseId}`);
+
+    // Its first task: the household in the document detail fits the screen (on a phone, one block per member).
+    const tasks = await (await ctx.request.get(`/api/tasks?caseId=${caseId}`)).json();
+    const taskId = tasks.items[0]?.id;
+    expect(taskId).toBeGreaterThan(0);
+    await page.goto(`/tasks/${taskId}`);
+    const detail = page.getByRole('region', { name: x.documentDetail });
+    const household = viewport === PHONE ? detail.getByRole('list', { name: x.household }) : detail.getByRole('table', { name: x.household });
+    await household.getByText(firstName).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `/tasks/${taskId}: sideways scrolling`).toBe(true);
+    await looksRight(page, `/tasks/${taskId}`);
+    await page.goto(`/cases/${caseId}`);
+    await page.getByRole('heading', { level: 1, name: `${x.application} ${caseNumber}` }).waitFor();
 
     // A correction of the data, in the application's own form: the history records the changed field.
     const data = page.getByRole('region', { name: x.data });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launchBrowser, newContext, signIn, unique } from './browser.js';
+import { baseUrl, focusedElement, launchBrowser, newContext, signIn, unique } from './browser.js';
 
 /**
  * Issue 5's "done when", as people do it in Chromium: the coordinator builds
@@ -218,6 +218,8 @@ describe('a case flows through the demo protocol by accept and reject', () => {
     await toast(reviewer, 'Tarea Intake review aceptada');
     await reviewer.getByRole('toolbar', { name: 'Decisiones' }).getByRole('button', { name: 'Aceptar' }).waitFor({ state: 'detached' });
     await reviewer.getByText('Aceptada', { exact: true }).first().waitFor();
+    // The button that had the focus is gone with the decision: the focus is on the page's heading, not lost on the body.
+    await expect.poll(() => focusedElement(reviewer)).toEqual({ tag: 'H1', text: 'Intake review' });
 
     // The next task appears on the case's timeline, for the Document review team.
     await reviewer.getByRole('link', { name: 'Línea de tiempo del caso' }).click();
