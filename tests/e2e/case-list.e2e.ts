@@ -305,3 +305,40 @@ describe('phones and accessibility', () => {
     await ctx.close();
   });
 });
+
+describe('/cases: a date typed into a filter by keyboard', () => {
+  it.each([
+    ['en', 'From'],
+    ['es', 'Desde'],
+  ] as const)('%s: 01022026 typed digit by digit, slowly, filters once by the whole date', { timeout: 120_000 }, async (lang, label) => {
+    const ctx = await signedInContext(browser, 'coordinator@demo.test', lang);
+    const page = await ctx.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/cases' && url.searchParams.has('from')) asked.push(url.searchParams.get('from') ?? '');
+    });
+    await page.goto('/cases');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: lang === 'en' ? 'Applications' : 'Radicaciones' });
+    await table.getByRole('link').first().waitFor();
+
+    // From the search box, Tab to the date and type it, a key every quarter of a second.
+    const from = page.getByLabel(label, { exact: true });
+    await page.getByRole('searchbox').focus();
+    for (let i = 0; i < 10 && !(await from.evaluate((input) => input === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect.poll(() => from.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type('01022026', { delay: 250 });
+
+    // January 2 (month first) or February 1 (day first), as the browser orders the date's parts.
+    const whole = ['2026-01-02', '2026-02-01'];
+    await page.waitForURL((url) => whole.includes(url.searchParams.get('from') ?? ''));
+    const date = new URL(page.url()).searchParams.get('from');
+    expect(await from.inputValue()).toBe(date);
+    // One list for the whole date, none for the digits on the way (0002-01-02, 0020-01-02...).
+    await expect.poll(() => asked).toContain(date);
+    expect(new Set(asked)).toEqual(new Set([date]));
+    await table.getByRole('link').first().waitFor();
+    await ctx.close();
+  });
+});
