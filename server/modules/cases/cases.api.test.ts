@@ -415,6 +415,12 @@ describe('the search box (search=): every word in the number, a name or the docu
     expect((await find('777000')).sort((a, b) => a - b)).toEqual(ids(marisol, mario, solange));
     expect(await find(`${marisol.number} Marisol`)).toEqual([marisol.id]);
     expect(await find(`${marisol.number} Mario`)).toEqual([]);
+    // A case number's start (here its month) lists its cases newest first, as the whole list does.
+    const month = marisol.number.slice(0, 7);
+    const listed = (await req('GET', '/api/cases?limit=100', coordinator)).json<List<Found>>().items.filter((i) => i.number.startsWith(month)).map((i) => i.id);
+    expect(listed.length).toBeGreaterThan(3);
+    expect(await find(month)).toEqual(listed);
+    expect(await find(`${month}-`)).toEqual(listed);
     // A number is read from its start: the end of one finds nothing.
     expect(await among('770001')).toEqual([]);
     expect(await among(marisol.number.slice(4))).toEqual([]);
