@@ -42,13 +42,13 @@ async function choose(page: Page, scope: ReturnType<Page['locator']> | Page, nam
 
 const TEXT = {
   en: {
-    title: 'Applications', advanced: 'Advanced search', column: 'Column', operator: 'Operator', value: 'Value', rent: 'Monthly rent', lastName: 'Last name',
+    title: 'Applications', searchBox: 'Search by number, name or document', advanced: 'Advanced search', column: 'Column', operator: 'Operator', value: 'Value', rent: 'Monthly rent', lastName: 'Last name',
     equals: 'equals', startsWith: 'starts with', add: 'Add condition', search: 'Search', saved: 'Saved searches', name: 'Name of this search',
     save: 'Save current search', clear: 'Clear filters', close: 'Close', export: 'Export', csv: 'CSV (.csv)', downloaded: 'The export was downloaded',
     condition: (n: number) => `Condition ${n}`, open: (n: string) => `Open application ${n}`, savedAs: (n: string) => `Search saved as ${n}`,
   },
   es: {
-    title: 'Radicaciones', advanced: 'Búsqueda avanzada', column: 'Columna', operator: 'Operador', value: 'Valor', rent: 'Renta mensual', lastName: 'Apellidos',
+    title: 'Radicaciones', searchBox: 'Buscar por número, nombre o documento', advanced: 'Búsqueda avanzada', column: 'Columna', operator: 'Operador', value: 'Valor', rent: 'Renta mensual', lastName: 'Apellidos',
     equals: 'es igual a', startsWith: 'empieza por', add: 'Agregar condición', search: 'Buscar', saved: 'Búsquedas guardadas', name: 'Nombre de esta búsqueda',
     save: 'Guardar la búsqueda actual', clear: 'Limpiar filtros', close: 'Cerrar', export: 'Exportar', csv: 'CSV (.csv)', downloaded: 'La exportación se descargó',
     condition: (n: number) => `Condición ${n}`, open: (n: string) => `Abrir la radicación ${n}`, savedAs: (n: string) => `Búsqueda guardada como ${n}`,
@@ -75,6 +75,17 @@ describe('/cases: advanced search on a form field, in the address, saved and exp
     await page.getByRole('heading', { level: 1, name: x.title }).waitFor();
     const table = page.getByRole('table', { name: x.title });
     await table.getByRole('link').first().waitFor();
+
+    // The search box: a full name, typed without its accents, finds José.
+    const searchBox = page.getByRole('searchbox', { name: x.searchBox });
+    await searchBox.fill('jose rodriguez');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'jose rodriguez');
+    await table.getByRole('link', { name: x.open(jose.number) }).waitFor();
+    const named = (await getJson<{ total: number }>(ctx.request, '/api/cases/count?search=jose%20rodriguez')).total;
+    await expect.poll(() => table.getByRole('link').count()).toBe(named);
+    await searchBox.fill('');
+    await page.waitForURL((url) => !url.searchParams.get('search'));
+
     await page.getByRole('button', { name: x.advanced }).click();
     const first = page.getByRole('group', { name: x.condition(1) });
     await choose(page, first, x.column, x.rent);
