@@ -39,10 +39,14 @@ function serve(session = sessionFixture) {
       return jsonResponse({ valid: 997, alreadyImported: 0, errors: badRows } satisfies DryRunResult);
     }
     if (url === '/api/cases/imports/31/run' && method === 'POST') return jsonResponse(importJob({ status: 'running' }), 202);
-    if (url === '/api/cases/imports/31') return jsonResponse(polls++ < 1 ? runningJob : doneJob);
+    // Running until the test has seen the progress: a busy machine must not skip past it.
+    if (url === '/api/cases/imports/31') return jsonResponse(polls++ < 1 || !importMayFinish ? runningJob : doneJob);
     return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
   });
 }
+
+/** The import job's polls answer 'running' until the test allows it to finish. */
+let importMayFinish = false;
 
 const chooseOption = async (combobox: HTMLElement, name: string | RegExp) => {
   fireEvent.mouseDown(combobox);
@@ -96,8 +100,9 @@ describe('CSV import from /cases', () => {
 
     // The run: progress while it goes, then the report.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import 997 rows' }));
-    expect(await within(dialog).findByText('Imported 500 of 1000 rows')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Imported 500 of 1000 rows', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(within(dialog).getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '50');
+    importMayFinish = true;
     expect(await within(dialog).findByText('Applications created: 997', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(within(dialog).getByText('Rows that failed: 3')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('table', { name: 'Rows not imported: 3' })).getAllByRole('row')).toHaveLength(4);
