@@ -72,7 +72,8 @@ async function run(): Promise<void> {
     url = config.database.url as string;
   }
 
-  const handle = openDb(url, { onError: (e) => log.warn(`a database connection was lost: ${e.message}`) });
+  // Connections end when we stop the database ourselves: only an unexpected loss is worth a line.
+  const handle = openDb(url, { onError: (e) => !stopping && log.warn(`a database connection was lost: ${e.message}`) });
   cleanup.unshift(() => handle.close());
   try {
     await migrate(handle.db, (m) => log.info(m));

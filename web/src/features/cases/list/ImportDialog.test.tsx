@@ -58,7 +58,7 @@ describe('CSV import from /cases', () => {
     setScreenWidth(1366);
     const fetchMock = serve();
     renderApp('/cases');
-    fireEvent.click(await screen.findByRole('button', { name: 'Import' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Import applications from CSV' });
     const file = new File(['ref,firstName,apellido,renta,owner\nEXT-1,Nombre1,Apellido 1,501,\n'], 'applicants.csv', { type: 'text/csv' });
     const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
