@@ -30,7 +30,7 @@ import { audit, closeOpenTasks, setCaseState } from '../workflow/engine.js';
 import { isStaff, visibleCases } from './policy.js';
 import { lockVisibleCase } from './repo.js';
 import { caseSearchFieldRoutes } from './searchFields.js';
-import { caseTextSearch, startsCaseNumber } from './textSearch.js';
+import { caseTextSearch, gatherThenSort } from './textSearch.js';
 import { createDraft, saveDraft, submitCaseInTrx, validateCaseData } from './service.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -196,9 +196,10 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
         let q = filtered(actor, f);
         const sortBy = f.sortBy ?? 'doc_date';
         const column = sql.ref(`c.${sortBy}`);
-        // The start of a case number finds cases of one period (textSearch.ts): sorted by an expression no index
-        // gives, they are gathered through the number's index and sorted, instead of walking the newest cases first.
-        const key = f.search && startsCaseNumber(f.search) ? sql`coalesce(${column}, ${column})` : column;
+        // A full name or the start of a case number finds few cases, or cases of one period (textSearch.ts): sorted by
+        // an expression no index gives, they are gathered through the search's indexes and sorted, instead of found
+        // by walking the newest cases first.
+        const key = f.search && gatherThenSort(f.search) ? sql`coalesce(${column}, ${column})` : column;
         q = q.orderBy(sql`${key} ${sql.raw(f.descending === false ? 'asc' : 'desc')} nulls last`).orderBy('c.id', 'desc');
         const page = await paginateCapped(app.db, q, { page: f.page, limit: f.limit }, LIST_COUNT_CAP, { count: f.count });
         return { items: page.rows.map(item), total: page.total, capped: page.capped };
