@@ -5,7 +5,7 @@
  * server runs in its own process (`server/main.ts` on the same database).
  * Writes the EXPLAIN (ANALYZE, BUFFERS) of the hot queries to bench/explain/.
  * Target (issue 6): p95 under 50 ms.
- * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL, ONLY)
+ * Run: npx tsx bench/case-list.ts   (CASES, CLIENTS, SECONDS, DATABASE_URL, ONLY, KEEP_DB, REUSE_DB)
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -20,6 +20,7 @@ import { migrate } from '../server/db/migrate.js';
 import { openDb } from '../server/db/pool.js';
 import { seedDemo } from '../server/db/seed/demo.js';
 import { RENTAL_PROTOCOL_CODE, seedDemoWorkflow } from '../server/db/seed/workflow.js';
+import { caseTextSearch, gatherThenSort } from '../server/modules/cases/textSearch.js';
 import { freePort, startServer } from '../tests/support/server-process.js';
 
 /** CPU seconds (user + system) spent so far by the processes that pass `which` and their ended children, from /proc (Linux). */
@@ -43,6 +44,19 @@ function cpuSeconds(which: (pid: number, comm: string) => boolean): number {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
+/** The search box's texts measured: [what it is, what is typed]. Each finds something in the generated data. */
+const TEXT_SEARCHES: Array<[string, string]> = [
+  ['a rare last name', 'Rivera'],
+  ['a common last name without its accent (10% of cases)', 'perez'],
+  ['a full name', 'Marisol Rivera'],
+  ['a common full name (1% of cases)', 'Ana Gómez'],
+  ['a full name and a two-digit word', 'María Pérez 42'],
+  ['a document number', '3000012345'],
+  ['a document number prefix (1,000 cases)', '3000012'],
+  // Case numbers do follow it: these are the oldest 1,000 cases, the far end of a newest-first walk.
+  ['a case number prefix (1,000 cases)', '2020-01-1010'],
+];
+
 const CASES = Number(process.env.CASES ?? 1_000_000);
 const CLIENTS = Number(process.env.CLIENTS ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 20);
@@ -62,7 +76,10 @@ const dbUrl = await ensureDatabase(url, dbName);
 const h = openDb(dbUrl, { max: CLIENTS + 4 });
 const report: string[] = [];
 try {
-  await migrate(h.db);
+  const m0 = performance.now();
+  const migrated = await migrate(h.db);
+  // On a kept database, what a new migration costs at this size (an index built over every case, say).
+  if (reuse && migrated.length) console.log(`migrated ${migrated.join(', ')} in ${((performance.now() - m0) / 1000).toFixed(1)} s`);
   const t0 = performance.now();
   if (!reuse) {
     await seedDemo(h.db);
@@ -78,9 +95,11 @@ try {
         '2020-01-' || lpad((1000000 + g)::text, 7, '0'), '2020-01', 1000000 + g, now() - (${CASES} - g) * interval '30 seconds',
         (array['PENDING','PENDING','PENDING','SUCCESS','REJECTED','CLOSED'])[1 + abs(hashint4(g)) % 6],
         jsonb_build_object(
-          'firstName', (array['Ana','Luis','María','José','Camila','Jorge','Laura','Andrés','Sofía','Diego'])[1 + g % 10],
-          'lastName', (array['Gómez','Pérez','López','Díaz','Torres','Ramírez','Moreno','Vargas','Castro','Rojas'])[1 + (g / 10) % 10] || ' ' || (g % 997),
-          'documentType', 'CC', 'documentNumber', (3000000000 + g)::text, 'municipio', (array['05001','11001','76001','08001','25754'])[1 + abs(hashint4(g + 7)) % 5],
+          -- One case in 10,007 is a Marisol Rivera: a name few applicants share, as most names are.
+          'firstName', case when g % 10007 = 0 then 'Marisol' else (array['Ana','Luis','María','José','Camila','Jorge','Laura','Andrés','Sofía','Diego'])[1 + g % 10] end,
+          'lastName', case when g % 10007 = 0 then 'Rivera' else (array['Gómez','Pérez','López','Díaz','Torres','Ramírez','Moreno','Vargas','Castro','Rojas'])[1 + (g / 10) % 10] end || ' ' || (g % 997),
+          -- Document numbers do not follow the order in which people apply: a permutation of g.
+          'documentType', 'CC', 'documentNumber', (3000000000 + (g::bigint * 7919) % ${CASES})::text, 'municipio', (array['05001','11001','76001','08001','25754'])[1 + abs(hashint4(g + 7)) % 5],
           'payRent', 300 + (g::bigint * 7919) % 2000, 'housing_assistance', g % 3 = 0, 'email', 'a' || g || '@example.org'),
         g % 50 = 0
       from generate_series(1, ${CASES}) g, (select * from cases where protocol_id = ${p.id} and serial is not null limit 1) c`.execute(h.db);
@@ -101,6 +120,8 @@ try {
     // SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
     nodeArgs: process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean),
   });
+  // A failed run must not leave the server behind.
+  process.once('exit', () => server.proc.kill('SIGTERM'));
   await server.waitFor(/is running at/, 120_000);
   const base = `http://127.0.0.1:${port}`;
   const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'coordinator@demo.test', password: 'Demo12345' }) });
@@ -111,6 +132,8 @@ try {
     ['document number (equality on a form field)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.documentNumber', op: 'eq', value: '3000123457' }]))}`],
     ['last name and state (equality on a form field + a column)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.lastName', op: 'eq', value: 'Pérez 42' }, { column: 'state', op: 'eq', value: 'PENDING' }]))}`],
     ['city (a form field matching 20% of all cases)', `filters=${encodeURIComponent(encodeSearch([{ column: 'data.municipio', op: 'eq', value: '76001' }]))}`],
+    // The search box (`search=`): what staff type with the applicant on the phone.
+    ...TEXT_SEARCHES.map(([name, text]): [string, string] => [`search box: ${name}`, `search=${encodeURIComponent(text)}`]),
     ['no filter', ''],
   ];
   const scenarios = filters.flatMap(([name, query]): Array<[string, string]> => [
@@ -138,7 +161,7 @@ try {
         while (Date.now() < end) {
           const s = performance.now();
           const status = await get(query);
-          if (status !== 200) throw new Error(`${query}: HTTP ${status}`);
+          if (status !== 200) throw new Error(`${query}: HTTP ${status}; the server said:\n${server.output().slice(-3000)}`);
           latencies.push(performance.now() - s);
         }
       }),
@@ -159,8 +182,9 @@ try {
     `| request (the page: GET /api/cases, 20 per page, newest first; the count: GET /api/cases/count, up to 1,000) | 1 client: p50 | ${CLIENTS} clients: requests/s | p50 | p95 | p99 | CPU ms per request: clients / server / PostgreSQL |`,
     `|---|---|---|---|---|---|---|`,
   );
-  // ONLY=<part of a name> measures just the scenarios whose name contains it.
-  for (const [name, query] of scenarios.filter(([n]) => !process.env.ONLY || n.includes(process.env.ONLY))) {
+  // ONLY=<part of a name>[,<part>...] measures just the scenarios whose name contains one of them.
+  const only = process.env.ONLY?.split(',').filter(Boolean);
+  for (const [name, query] of scenarios.filter(([n]) => !only || only.some((part) => n.includes(part)))) {
     // What the filter finds, so that a wrong request is not measured as a fast one.
     const found = (await (await fetch(`${base}${query}`, { headers: { cookie } })).json()) as { items?: unknown[]; total: number; capped: boolean };
     if (!(found.total > 0)) throw new Error(`${name}: nothing found`);
@@ -178,22 +202,33 @@ try {
   // The statements behind the two requests: the page (one row more than shown, to know whether more
   // follow) and the count up to 1,000 (the SQL as the server sends it, with the values inlined).
   const where = (filter: string) => `c.entity_id = ${p.entity_id} and c.state <> 'DRAFT' and ${filter}`;
-  const page = (filter: string) =>
-    `select c.id, c.serial, c.state, c.protocol_id, c.case_type, c.owner_id, c.doc_date, (select p.name from protocols p where p.id = c.protocol_id) as protocol_name, (select o.name from users o where o.id = c.owner_id) as owner_name, c.possible_duplicated, c.created_at, c.updated_at, trim(coalesce(c.data->>'firstName', '') || ' ' || coalesce(c.data->>'lastName', '')) as applicant, (select count(*) from tasks t where t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY'))::int as open_tasks from cases c where ${where(filter)} order by c.doc_date desc nulls last, c.id desc limit 21`;
+  const page = (filter: string, key = 'c.doc_date') =>
+    `select c.id, c.serial, c.state, c.protocol_id, c.case_type, c.owner_id, c.doc_date, (select p.name from protocols p where p.id = c.protocol_id) as protocol_name, (select o.name from users o where o.id = c.owner_id) as owner_name, c.possible_duplicated, c.created_at, c.updated_at, trim(coalesce(c.data->>'firstName', '') || ' ' || coalesce(c.data->>'lastName', '')) as applicant, (select count(*) from tasks t where t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY'))::int as open_tasks from cases c where ${where(filter)} order by ${key} desc nulls last, c.id desc limit 21`;
   const count = (filter: string) => `select count(*) from (select 1 from cases c where ${where(filter)} limit 1001) as counted`;
   const documentNumber = `(c.data @> '{"documentNumber":"3000123457"}'::jsonb or c.data @> '{"documentNumber":3000123457}'::jsonb)`;
   const city = `(c.data @> '{"municipio":"76001"}'::jsonb or c.data @> '{"municipio":76001}'::jsonb)`;
-  const plans: Array<[string, string]> = [
-    ['case-list-document-number-page', page(documentNumber)],
-    ['case-list-document-number-count', count(documentNumber)],
-    ['case-list-city-page', page(city)],
-    ['case-list-city-count', count(city)],
-    ['case-list-no-filter-page', page('true')],
-    ['case-list-no-filter-count', count('true')],
+  const plans: Array<[string, string, unknown[]]> = [
+    ['case-list-document-number-page', page(documentNumber), []],
+    ['case-list-document-number-count', count(documentNumber), []],
+    ['case-list-city-page', page(city), []],
+    ['case-list-city-count', count(city), []],
+    ['case-list-no-filter-page', page('true'), []],
+    ['case-list-no-filter-count', count('true'), []],
   ];
-  for (const [file, query] of plans) {
-    const res = await client.query(`explain (analyze, buffers) ${query}`);
-    writeFileSync(path.join('bench', 'explain', `${file}.txt`), `${query}\n\n${res.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+  // The search box's condition exactly as the server builds it, its words as parameters.
+  for (const [name, text] of TEXT_SEARCHES) {
+    const filter = (caseTextSearch(text) as NonNullable<ReturnType<typeof caseTextSearch>>).compile(h.db);
+    const slug = `case-list-search-${name.replace(/\(.*\)/, '').trim().replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
+    // The list's order as the server writes it for this search (routes.ts).
+    const key = gatherThenSort(text) ? 'coalesce(c.doc_date, c.doc_date)' : 'c.doc_date';
+    plans.push([`${slug}-page`, page(filter.sql, key), [...filter.parameters]], [`${slug}-count`, count(filter.sql), [...filter.parameters]]);
+  }
+  for (const [file, query, parameters] of plans) {
+    // Twice, keeping the second: the plan as a warm server runs it, not the first read of its pages from disk.
+    await client.query(`explain (analyze, buffers) ${query}`, parameters);
+    const res = await client.query(`explain (analyze, buffers) ${query}`, parameters);
+    const values = parameters.length ? `\n\nparameters: ${JSON.stringify(parameters)}` : '';
+    writeFileSync(path.join('bench', 'explain', `${file}.txt`), `${query}${values}\n\n${res.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
   }
   await client.end();
   console.log(`${CASES} cases and their tasks generated in ${generated.toFixed(0)} s; ${CLIENTS} concurrent clients, ${SECONDS} s per query\n`);
