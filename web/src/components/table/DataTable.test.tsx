@@ -7,7 +7,7 @@ import { createQueryClient } from '../../app/queryClient.js';
 import i18n from '../../i18n/index.js';
 import { jsonResponse, mockFetch, setScreenWidth } from '../../test/utils.js';
 import { type Column, DataTable } from './DataTable.js';
-import { useListParams, useListQuery } from './listParams.js';
+import { useListPage, useListParams } from './listParams.js';
 import { SearchField } from './SearchField.js';
 
 interface Person {
@@ -32,7 +32,7 @@ function serve() {
 
 function People() {
   const list = useListParams({ sortBy: 'name' });
-  const query = useListQuery<Person>('/api/people', list.params);
+  const query = useListPage<Person>(['people', 'list'], '/api/people', list.params);
   const columns: Column<Person>[] = [
     { id: 'id', label: 'Id', render: (p) => p.id },
     { id: 'name', label: 'Name', sortKey: 'name', render: (p) => p.name },

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiFetch } from '../../lib/api.js';
 
@@ -54,14 +54,23 @@ export function listQueryString(params: ListParams, extra: Record<string, string
   return query.toString();
 }
 
-/** One page of `path`; the previous page stays on screen while the next one loads. */
-export function useListQuery<T>(path: string, params: ListParams, extra: Record<string, string | undefined> = {}) {
+/**
+ * One page of `path`, cached under `[...listKey, queryString]`; the previous
+ * page stays on screen while the next one loads. Features call it from their
+ * `api.ts` with the list key of their key factory.
+ */
+export function useListPage<T>(listKey: QueryKey, path: string, params: ListParams, extra: Record<string, string | undefined> = {}) {
   const qs = listQueryString(params, extra);
   return useQuery({
-    queryKey: [path, 'list', qs],
+    queryKey: [...listKey, qs],
     queryFn: ({ signal }) => apiFetch<ListPage<T>>(`${path}?${qs}`, { signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** One page of `path`; the previous page stays on screen while the next one loads. */
+export function useListQuery<T>(path: string, params: ListParams, extra: Record<string, string | undefined> = {}) {
+  return useListPage<T>([path, 'list'], path, params, extra);
 }
 
 /** A DataTable's paging and sorting, bound to one list's params: `<DataTable {...tablePaging(list)} … />`. */

@@ -6,16 +6,15 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
-import { apiFetch } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
-import type { CatalogConfig, CatalogItem } from './catalogs.js';
+import { type CatalogItem, useSaveCatalogItem } from './api.js';
+import type { CatalogConfig } from './catalogs.js';
 
 /** The same rules as the server's (server/modules/acl/routes.ts); messages are i18n keys. */
 const catalogSchema = z.object({
@@ -44,20 +43,13 @@ export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const queryClient = useQueryClient();
   const { control, handleSubmit, setError } = useForm<CatalogValues>({
     resolver: zodResolver(catalogSchema),
     defaultValues: { code: item?.code ?? '', name: item?.name ?? '', description: item?.description ?? '' },
   });
-  const save = useMutation({
-    mutationFn: (values: z.output<typeof catalogSchema>) =>
-      item
-        ? apiFetch<CatalogItem>(`${config.path}/${item.id}`, { method: 'PUT', json: values })
-        : apiFetch<CatalogItem>(config.path, { method: 'POST', json: values }),
-    meta: { silentError: true },
-    onSuccess: async () => {
+  const save = useSaveCatalogItem(config.kind, item, {
+    onSuccess: () => {
       showToast(t('common.saved'), 'success');
-      await queryClient.invalidateQueries({ queryKey: [config.path] });
       onClose();
     },
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code' } }),

@@ -6,7 +6,6 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../../core/dates.js';
@@ -16,11 +15,11 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
+import { type CatalogItem, useCatalogList, useDeleteCatalogItem } from './api.js';
 import { CatalogDialog } from './CatalogDialog.js';
-import type { CatalogConfig, CatalogItem } from './catalogs.js';
+import type { CatalogConfig } from './catalogs.js';
 
 /**
  * One screen for each catalogue of the permission model (actions, modules,
@@ -32,18 +31,13 @@ export function CatalogPage({ config }: { config: CatalogConfig }) {
   const can = useCan();
   const { user } = useSession();
   const dialogs = useDialogs();
-  const queryClient = useQueryClient();
   const list = useListParams({ sortBy: 'code' });
-  const query = useListQuery<CatalogItem>(config.path, list.params);
+  const query = useCatalogList(config.kind, list.params);
   const [editing, setEditing] = useState<CatalogItem | 'new' | null>(null);
   const kindKey = `aclAdmin.${config.kind}`;
 
-  const remove = useMutation({
-    mutationFn: (item: CatalogItem) => apiFetch<void>(`${config.path}/${item.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await queryClient.invalidateQueries({ queryKey: [config.path] });
-    },
+  const remove = useDeleteCatalogItem(config.kind, {
+    onSuccess: () => showToast(t('common.deleted'), 'success'),
   });
 
   const confirmDelete = async (item: CatalogItem) => {

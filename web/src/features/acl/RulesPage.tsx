@@ -3,51 +3,25 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useCan } from '../../app/session/session.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { apiFetch } from '../../lib/api.js';
-import { type Granted, type RoleRules, RulesMatrix } from './RulesMatrix.js';
-
-const rulesPath = (roleId: string) => `/api/acl/roles/${encodeURIComponent(roleId)}/rules`;
+import { useRoleRules, useRuleRoles, useSaveRoleRules } from './api.js';
+import { RulesMatrix } from './RulesMatrix.js';
 
 /** /main/acl_reglas/: pick a role, then grant it actions on modules. The role is kept in `?role=`. */
-interface RoleOption {
-  id: number;
-  code: string;
-  name: string;
-}
-
 export default function RulesPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const roleId = params.get('role') ?? '';
 
   // The rules screen lists roles itself: holding acl_reglas is enough to use it.
-  const roles = useQuery({
-    queryKey: ['/api/acl/rules/roles'],
-    queryFn: ({ signal }) => apiFetch<RoleOption[]>('/api/acl/rules/roles', { signal }),
-  });
-  const rules = useQuery({
-    queryKey: ['/api/acl/roles', 'rules', roleId],
-    queryFn: ({ signal }) => apiFetch<RoleRules>(rulesPath(roleId), { signal }),
-    enabled: roleId !== '',
-    // Unsaved ticks must not be reset by a background refetch.
-    staleTime: Number.POSITIVE_INFINITY,
-    refetchOnWindowFocus: false,
-  });
-  const save = useMutation({
-    mutationFn: (granted: Granted) => apiFetch<RoleRules>(rulesPath(roleId), { method: 'PUT', json: { granted } }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(['/api/acl/roles', 'rules', roleId], saved);
-      showToast(t('common.saved'), 'success');
-    },
-  });
+  const roles = useRuleRoles();
+  const rules = useRoleRules(roleId);
+  const save = useSaveRoleRules(roleId, { onSuccess: () => showToast(t('common.saved'), 'success') });
 
   return (
     <>

@@ -1,25 +1,12 @@
 import type { TFunction } from 'i18next';
 import type { Target } from '../../../../core/targets.js';
+import type { CatalogItem } from './api.js';
 import { actionLabel, moduleLabel, seededText } from './names.js';
-
-/** One row of the actions, modules or roles catalogue (GET /api/acl/<kind>). */
-export interface CatalogItem {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  system: boolean;
-  createdAt: string;
-  /** Roles only. */
-  superAdmin?: boolean;
-  users?: number;
-}
 
 export type CatalogKind = 'actions' | 'modules' | 'roles';
 
 export interface CatalogConfig {
   kind: CatalogKind;
-  path: string;
   target: Target;
   titleKey: string;
   /** The name people read (seeded names translated). */
@@ -33,7 +20,6 @@ const asWritten = (_t: TFunction, item: CatalogItem) => item.description;
 export const CATALOGS: Record<CatalogKind, CatalogConfig> = {
   actions: {
     kind: 'actions',
-    path: '/api/acl/actions',
     target: 'acl_acciones',
     titleKey: 'menu.aclActions',
     label: actionLabel,
@@ -41,7 +27,6 @@ export const CATALOGS: Record<CatalogKind, CatalogConfig> = {
   },
   modules: {
     kind: 'modules',
-    path: '/api/acl/modules',
     target: 'acl_objetos',
     titleKey: 'menu.aclModules',
     label: moduleLabel,
@@ -49,7 +34,6 @@ export const CATALOGS: Record<CatalogKind, CatalogConfig> = {
   },
   roles: {
     kind: 'roles',
-    path: '/api/acl/roles',
     target: 'acl_roles',
     titleKey: 'menu.aclRoles',
     label: (_t, item) => item.name,

@@ -1,0 +1,120 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ListParams, useListPage } from '../../components/table/listParams.js';
+import { apiFetch } from '../../lib/api.js';
+import type { MutationCallbacks } from '../../lib/mutation.js';
+import type { CatalogKind } from './catalogs.js';
+import type { Granted, RoleRules } from './RulesMatrix.js';
+
+/** The permission model's catalogues and rules (server/modules/acl). */
+
+export const catalogPath = (kind: CatalogKind) => `/api/acl/${kind}`;
+const rulesPath = (roleId: string) => `/api/acl/roles/${encodeURIComponent(roleId)}/rules`;
+
+/** One row of the actions, modules or roles catalogue (GET /api/acl/<kind>). */
+export interface CatalogItem {
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  system: boolean;
+  createdAt: string;
+  /** Roles only. */
+  superAdmin?: boolean;
+  users?: number;
+}
+
+/** A role as the rules screen lists it (GET /api/acl/rules/roles). */
+export interface RuleRoleOption {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/**
+ * A role's rules sit under the roles catalogue: changing a role refreshes
+ * them too. The rules screen's own role list is apart from it.
+ */
+export const aclKeys = {
+  all: ['acl'] as const,
+  catalog: (kind: CatalogKind) => [...aclKeys.all, kind] as const,
+  catalogLists: (kind: CatalogKind) => [...aclKeys.catalog(kind), 'list'] as const,
+  rules: (roleId: string) => [...aclKeys.catalog('roles'), 'rules', roleId] as const,
+  ruleRoles: () => [...aclKeys.all, 'rule-roles'] as const,
+};
+
+export function useCatalogList(kind: CatalogKind, params: ListParams) {
+  return useListPage<CatalogItem>(aclKeys.catalogLists(kind), catalogPath(kind), params);
+}
+
+/** Every list of one catalogue (and, for roles, their rules). */
+export function useInvalidateCatalog(kind: CatalogKind) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: aclKeys.catalog(kind) });
+}
+
+export interface CatalogValues {
+  code: string;
+  name: string;
+  description: string;
+}
+
+/** Creates a record of a catalogue, or updates `item`. Errors are the caller's to show (field errors). */
+export function useSaveCatalogItem(kind: CatalogKind, item: CatalogItem | null, callbacks: MutationCallbacks<CatalogItem, CatalogValues> = {}) {
+  const invalidate = useInvalidateCatalog(kind);
+  return useMutation({
+    mutationFn: (values: CatalogValues) =>
+      item
+        ? apiFetch<CatalogItem>(`${catalogPath(kind)}/${item.id}`, { method: 'PUT', json: values })
+        : apiFetch<CatalogItem>(catalogPath(kind), { method: 'POST', json: values }),
+    meta: { silentError: true },
+    onSuccess: async (saved, values) => {
+      await invalidate();
+      await callbacks.onSuccess?.(saved, values);
+    },
+    onError: callbacks.onError,
+  });
+}
+
+export function useDeleteCatalogItem(kind: CatalogKind, callbacks: MutationCallbacks<void, CatalogItem> = {}) {
+  const invalidate = useInvalidateCatalog(kind);
+  return useMutation({
+    mutationFn: (item: CatalogItem) => apiFetch<void>(`${catalogPath(kind)}/${item.id}`, { method: 'DELETE' }),
+    onSuccess: async (_, item) => {
+      await invalidate();
+      await callbacks.onSuccess?.(undefined, item);
+    },
+    onError: callbacks.onError,
+  });
+}
+
+/** The roles the rules screen offers: holding acl_reglas is enough to list them. */
+export function useRuleRoles() {
+  return useQuery({
+    queryKey: aclKeys.ruleRoles(),
+    queryFn: ({ signal }) => apiFetch<RuleRoleOption[]>('/api/acl/rules/roles', { signal }),
+  });
+}
+
+export function useRoleRules(roleId: string) {
+  return useQuery({
+    queryKey: aclKeys.rules(roleId),
+    queryFn: ({ signal }) => apiFetch<RoleRules>(rulesPath(roleId), { signal }),
+    enabled: roleId !== '',
+    // Unsaved ticks must not be reset by a background refetch.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Saves a role's rules; the answer becomes the cached rules. */
+export function useSaveRoleRules(roleId: string, callbacks: MutationCallbacks<RoleRules, Granted> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (granted: Granted) => apiFetch<RoleRules>(rulesPath(roleId), { method: 'PUT', json: { granted } }),
+    onSuccess: async (saved, granted) => {
+      queryClient.setQueryData(aclKeys.rules(roleId), saved);
+      await callbacks.onSuccess?.(saved, granted);
+    },
+    onError: callbacks.onError,
+  });
+}
