@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +12,7 @@ import { FormPasswordField } from '../../components/form/FormTextField.js';
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
-import { resetPassword } from './authApi.js';
+import { useResetPassword } from './api.js';
 
 type ResetValues = z.input<typeof passwordResetSchema>;
 
@@ -27,9 +26,7 @@ export default function ChangePasswordPage() {
     resolver: zodResolver(passwordResetSchema),
     defaultValues: { token, password: '', passwordConfirm: '' },
   });
-  const mutation = useMutation({
-    mutationFn: resetPassword,
-    meta: { silentError: true },
+  const mutation = useResetPassword({
     onSuccess: (answer) => setDone(answer.message),
     onError: (error) => {
       if (error instanceof ApiError && (error.code === 'INVALID_RESET_LINK' || error.details.some((d) => d.path === 'token'))) {

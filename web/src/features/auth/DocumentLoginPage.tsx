@@ -1,5 +1,4 @@
 import Button from '@mui/material/Button';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +6,7 @@ import type { z } from 'zod';
 import type { documentLoginSchema } from '../../../../core/auth.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { lazyResolver, preload, showServerError } from '../../lib/forms.js';
-import { projectField, signInByDocument } from './authApi.js';
+import { useSignInByDocument } from './api.js';
 import { loadAuthSchemas, SignInFrame, useSignedIn, useSignInProject } from './LoginPage.js';
 
 type DocumentValues = z.input<typeof documentLoginSchema>;
@@ -28,10 +27,7 @@ export default function DocumentLoginPage() {
     defaultValues: { docnumber: '', password: '' },
   });
   useEffect(() => preload(loadAuthSchemas), []);
-  const mutation = useMutation({
-    mutationFn: (values: DocumentValues) =>
-      signInByDocument({ docnumber: values.docnumber, password: values.password, ...projectField(project) }),
-    meta: { silentError: true },
+  const mutation = useSignInByDocument(project, {
     onSuccess: onSignedIn,
     onError: (error) => showServerError(error, setError, ['docnumber', 'password'], { otherwise: setFormError }),
   });

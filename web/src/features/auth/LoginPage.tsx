@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { type Session, safeNextPath, signedIn } from '../../app/session/session.
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { lazyResolver, preload, showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
-import { projectField, signInByEmail } from './authApi.js';
+import { useSignInByEmail } from './api.js';
 
 type EmailValues = z.input<typeof loginSchema>;
 
@@ -53,10 +53,7 @@ export function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
   useEffect(() => preload(loadAuthSchemas), []);
-  const mutation = useMutation({
-    mutationFn: (values: EmailValues) =>
-      signInByEmail({ email: values.email, password: values.password, ...projectField(project) }),
-    meta: { silentError: true },
+  const mutation = useSignInByEmail(project, {
     onSuccess: onSignedIn,
     onError: (error) => showServerError(error, setError, ['email', 'password'], { otherwise: setFormError }),
   });

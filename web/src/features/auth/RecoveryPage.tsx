@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +13,7 @@ import { useCurrentProjectId } from '../../app/project/projectSettings.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
-import { projectField, requestRecovery } from './authApi.js';
+import { useRequestRecovery } from './api.js';
 
 type RecoveryValues = z.input<typeof recoverySchema>;
 
@@ -28,9 +27,7 @@ export default function RecoveryPage() {
     resolver: zodResolver(recoverySchema),
     defaultValues: { email: '' },
   });
-  const mutation = useMutation({
-    mutationFn: (values: RecoveryValues) => requestRecovery({ email: values.email, ...projectField(project) }),
-    meta: { silentError: true },
+  const mutation = useRequestRecovery(project, {
     onSuccess: (answer) => setSent(answer.message),
     onError: (error) => showServerError(error, setError, ['email'], { otherwise: setFormError }),
   });

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +13,7 @@ import { FormPasswordField, FormTextField } from '../../components/form/FormText
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
-import { projectField, signUp } from './authApi.js';
+import { useSignUp } from './api.js';
 import { CaptchaField } from './CaptchaField.js';
 
 type SignUpValues = z.input<typeof signupSchema>;
@@ -37,9 +36,7 @@ export default function SignUpPage() {
     resolver: zodResolver(signupSchema),
     defaultValues: { name: '', email: '', docnumber: '', password: '', passwordConfirm: '', captcha: '' },
   });
-  const mutation = useMutation({
-    mutationFn: (values: SignUpValues) => signUp({ ...values, ...projectField(project) }),
-    meta: { silentError: true },
+  const mutation = useSignUp(project, {
     onSuccess: (answer) => setCreated(answer.message),
     onError: (error) => {
       showServerError(error, setError, FIELDS, {

@@ -5,35 +5,22 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
-import { SESSION_KEY } from '../../app/session/session.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LANGUAGES, setLanguage } from '../../i18n/index.js';
-import { apiFetch } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
-
-type ProfileValues = z.input<typeof profileSchema>;
-type PasswordValues = z.input<typeof passwordChangeSchema>;
-
-interface Profile extends ProfileValues {
-  email: string;
-  docnumber: string | null;
-}
-
-const PROFILE_PATH = '/api/profile';
+import { type PasswordValues, type Profile, type ProfileValues, useChangePassword, useProfile, useSaveProfile } from './api.js';
 
 /** /profile: my name, language (the page switches to it), time zone, and my password. */
 export default function ProfilePage() {
   const { t } = useTranslation();
-  const profile = useQuery({ queryKey: [PROFILE_PATH], queryFn: ({ signal }) => apiFetch<Profile>(PROFILE_PATH, { signal }) });
+  const profile = useProfile();
   return (
     <>
       <PageHeader title={t('profile.title')} />
@@ -57,22 +44,16 @@ export default function ProfilePage() {
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const { control, handleSubmit, setError, reset } = useForm<ProfileValues>({
     resolver: zodResolver(profileSchema),
     defaultValues: { name: profile.name, language: profile.language, timeZone: profile.timeZone },
   });
-  const save = useMutation({
-    mutationFn: (values: ProfileValues) => apiFetch<Profile>(PROFILE_PATH, { method: 'PUT', json: values }),
-    meta: { silentError: true },
-    onSuccess: async (saved) => {
-      queryClient.setQueryData([PROFILE_PATH], saved);
+  const save = useSaveProfile({
+    onSaved: async (saved) => {
       reset({ name: saved.name, language: saved.language, timeZone: saved.timeZone });
       await setLanguage(saved.language);
-      // The top bar shows the new name; dates follow the new time zone.
-      await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-      showToast(t('common.saved'), 'success');
     },
+    onSuccess: () => showToast(t('common.saved'), 'success'),
     onError: (error) => showServerError(error, setError, ['name', 'language', 'timeZone']),
   });
   const languageOptions = LANGUAGES.map((language) => ({ value: language, label: t(`common.languages.${language}`) }));
@@ -98,9 +79,7 @@ function PasswordForm() {
     resolver: zodResolver(passwordChangeSchema),
     defaultValues: { currentPassword: '', password: '', passwordConfirm: '' },
   });
-  const change = useMutation({
-    mutationFn: (values: PasswordValues) => apiFetch<{ message: string }>('/api/auth/password', { method: 'POST', json: values }),
-    meta: { silentError: true },
+  const change = useChangePassword({
     onSuccess: (answer) => {
       reset();
       showToast(answer.message, 'success');

@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
+import { SESSION_KEY } from '../../app/session/session.js';
+import { apiFetch } from '../../lib/api.js';
+import type { MutationCallbacks } from '../../lib/mutation.js';
+
+/** My own account: profile (GET/PUT /api/profile) and password (POST /api/auth/password). */
+
+export type ProfileValues = z.input<typeof profileSchema>;
+export type PasswordValues = z.input<typeof passwordChangeSchema>;
+
+export interface Profile extends ProfileValues {
+  email: string;
+  docnumber: string | null;
+}
+
+const PROFILE_PATH = '/api/profile';
+
+export const profileKeys = {
+  all: ['profile'] as const,
+};
+
+export function useProfile() {
+  return useQuery({ queryKey: profileKeys.all, queryFn: ({ signal }) => apiFetch<Profile>(PROFILE_PATH, { signal }) });
+}
+
+/**
+ * Saves my profile: the answer becomes the cached profile; `onSaved` runs
+ * before the session is refreshed (the page switches language there), as the
+ * top bar shows the new name and dates follow the new time zone.
+ */
+export function useSaveProfile(callbacks: MutationCallbacks<Profile, ProfileValues> & { onSaved?: (saved: Profile) => unknown } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: ProfileValues) => apiFetch<Profile>(PROFILE_PATH, { method: 'PUT', json: values }),
+    meta: { silentError: true },
+    onSuccess: async (saved, values) => {
+      queryClient.setQueryData(profileKeys.all, saved);
+      await callbacks.onSaved?.(saved);
+      await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+      await callbacks.onSuccess?.(saved, values);
+    },
+    onError: callbacks.onError,
+  });
+}
+
+export function useChangePassword(callbacks: MutationCallbacks<{ message: string }, PasswordValues> = {}) {
+  return useMutation({
+    mutationFn: (values: PasswordValues) => apiFetch<{ message: string }>('/api/auth/password', { method: 'POST', json: values }),
+    meta: { silentError: true },
+    onSuccess: callbacks.onSuccess,
+    onError: callbacks.onError,
+  });
+}
