@@ -6,9 +6,9 @@ import { formatDateTime } from '../../../../core/dates.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { BLOCKED_PATH, type UserItem, useUnlockUser } from './usersApi.js';
+import { type UserItem, useBlockedUserList, useUnlockUser } from './api.js';
 
 /** /dashboard/blocked-users ('Unlock users'): accounts locked by failed sign-ins, newest first. */
 export default function BlockedUsersPage() {
@@ -16,7 +16,7 @@ export default function BlockedUsersPage() {
   const can = useCan();
   const session = useSession();
   const list = useListParams({ sortBy: 'locked_at', descending: true });
-  const query = useListQuery<UserItem>(BLOCKED_PATH, list.params);
+  const query = useBlockedUserList(list.params);
   const unlock = useUnlockUser();
   const canUnlock = can('dashboard_blocked_users', 'update');
 

@@ -2,17 +2,15 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch } from '../../lib/api.js';
-import { PLAN_PATH, type PlanState as Plan } from './usersApi.js';
+import { usePlanState } from './api.js';
 
 /** 'N of M accounts used' of the tenant's plan, and a warning once none is left. */
 export function PlanState() {
   const { t } = useTranslation();
   const labelId = useId();
-  const { data } = useQuery({ queryKey: [PLAN_PATH], queryFn: ({ signal }) => apiFetch<Plan>(PLAN_PATH, { signal }) });
+  const { data } = usePlanState();
   if (!data) return null;
   const full = data.accountsUsed >= data.accountLimit;
   const percent = data.accountLimit > 0 ? Math.min(100, (data.accountsUsed / data.accountLimit) * 100) : 100;

@@ -12,7 +12,6 @@ import RadioGroup from '@mui/material/RadioGroup';
 import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -24,9 +23,8 @@ import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
 import { LANGUAGES } from '../../i18n/index.js';
-import { apiFetch } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
-import { type RoleOption, type UserItem, USERS_PATH, useInvalidateUsers } from './usersApi.js';
+import { type UserBody, type UserItem, useRoleOptions, useSaveUser } from './api.js';
 
 /** The server's rules for a user (server/modules/users/routes.ts), with the shared email and password rules. */
 const userSchema = z
@@ -63,11 +61,7 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const invalidate = useInvalidateUsers();
-  const roles = useQuery({
-    queryKey: [USERS_PATH, 'role-options'],
-    queryFn: ({ signal }) => apiFetch<RoleOption[]>(`${USERS_PATH}/role-options`, { signal }),
-  });
+  const roles = useRoleOptions();
   const { control, handleSubmit, setError } = useForm<UserValues, unknown, UserOutput>({
     resolver: zodResolver(userSchema),
     defaultValues: {
@@ -84,33 +78,27 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
   });
   const passwordMode = useWatch({ control, name: 'passwordMode' });
 
-  const save = useMutation({
-    mutationFn: (values: UserOutput) => {
-      const body = {
-        email: values.email,
-        name: values.name,
-        docnumber: values.docnumber || null,
-        roleId: Number(values.roleId),
-        active: values.active,
-        language: values.language,
-        timeZone: values.timeZone,
-      };
-      return user
-        ? apiFetch<UserItem>(`${USERS_PATH}/${user.id}`, { method: 'PUT', json: body })
-        : apiFetch<UserItem>(USERS_PATH, {
-            method: 'POST',
-            json: values.passwordMode === 'set' ? { ...body, password: values.password } : body,
-          });
-    },
-    meta: { silentError: true },
-    onSuccess: async (saved, values) => {
-      const linkSent = !user && values.passwordMode === 'link';
+  const save = useSaveUser(user, {
+    onSuccess: (saved, body) => {
+      // A new user without a password now was emailed a link to choose one.
+      const linkSent = !user && body.password === undefined;
       showToast(linkSent ? t('userAdmin.createdWithLink', { email: saved.email }) : t('common.saved'), 'success');
-      await invalidate();
       onClose();
     },
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { EMAIL_TAKEN: 'email' } }),
   });
+  const submit = (values: UserOutput) => {
+    const body: UserBody = {
+      email: values.email,
+      name: values.name,
+      docnumber: values.docnumber || null,
+      roleId: Number(values.roleId),
+      active: values.active,
+      language: values.language,
+      timeZone: values.timeZone,
+    };
+    save.mutate(!user && values.passwordMode === 'set' ? { ...body, password: values.password } : body);
+  };
 
   const roleOptions = (roles.data ?? []).map((role) => ({ value: String(role.id), label: role.name }));
   // Editing a user whose role this admin may not hand out (super-admin): keep it listed.
@@ -121,7 +109,7 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+      <form noValidate onSubmit={handleSubmit(submit)}>
         <DialogTitle id={titleId}>{t(user ? 'userAdmin.edit' : 'userAdmin.new')}</DialogTitle>
         <DialogContent>
           <FormTextField control={control} name="name" label={t('userAdmin.name')} required autoFocus />

@@ -10,7 +10,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,12 +20,11 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
 import { PlanState } from './PlanState.js';
 import { UserDialog } from './UserDialog.js';
-import { type UserItem, USERS_PATH, useInvalidateUsers, useUnlockUser } from './usersApi.js';
+import { type UserItem, useDeleteUser, useSendResetLink, useUnlockUser, useUserList } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 type LockFilter = 'all' | 'locked' | 'unlocked';
@@ -37,25 +35,15 @@ export default function UsersPage() {
   const can = useCan();
   const session = useSession();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateUsers();
   const list = useListParams({ sortBy: 'name' });
   const [lockFilter, setLockFilter] = useState<LockFilter>('all');
-  const query = useListQuery<UserItem>(USERS_PATH, list.params, {
+  const query = useUserList(list.params, {
     locked: lockFilter === 'all' ? undefined : String(lockFilter === 'locked'),
   });
   const [editing, setEditing] = useState<UserItem | 'new' | null>(null);
   const unlock = useUnlockUser();
-  const resetLink = useMutation({
-    mutationFn: (user: UserItem) => apiFetch<{ message: string }>(`${USERS_PATH}/${user.id}/reset-link`, { method: 'POST' }),
-    onSuccess: (answer) => showToast(answer.message, 'success'),
-  });
-  const remove = useMutation({
-    mutationFn: (user: UserItem) => apiFetch<void>(`${USERS_PATH}/${user.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate();
-    },
-  });
+  const resetLink = useSendResetLink();
+  const remove = useDeleteUser({ onSuccess: () => showToast(t('common.deleted'), 'success') });
 
   const confirmDelete = async (user: UserItem) => {
     const confirmed = await dialogs.confirm({
