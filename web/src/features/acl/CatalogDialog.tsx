@@ -48,10 +48,8 @@ export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
     defaultValues: { code: item?.code ?? '', name: item?.name ?? '', description: item?.description ?? '' },
   });
   const save = useSaveCatalogItem(config.kind, item, {
-    onSuccess: () => {
-      showToast(t('common.saved'), 'success');
-      onClose();
-    },
+    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: onClose,
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code' } }),
   });
   const kindKey = `aclAdmin.${config.kind}`;

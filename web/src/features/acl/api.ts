@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
-import type { MutationCallbacks } from '../../lib/mutation.js';
+import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 import type { CatalogKind } from './catalogs.js';
 import type { Granted, RoleRules } from './RulesMatrix.js';
 
@@ -67,10 +67,7 @@ export function useSaveCatalogItem(kind: CatalogKind, item: CatalogItem | null, 
         ? apiFetch<CatalogItem>(`${catalogPath(kind)}/${item.id}`, { method: 'PUT', json: values })
         : apiFetch<CatalogItem>(catalogPath(kind), { method: 'POST', json: values }),
     meta: { silentError: true },
-    onSuccess: async (saved, values) => {
-      await invalidate();
-      await callbacks.onSuccess?.(saved, values);
-    },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
     onError: callbacks.onError,
   });
 }
@@ -79,10 +76,7 @@ export function useDeleteCatalogItem(kind: CatalogKind, callbacks: MutationCallb
   const invalidate = useInvalidateCatalog(kind);
   return useMutation({
     mutationFn: (item: CatalogItem) => apiFetch<void>(`${catalogPath(kind)}/${item.id}`, { method: 'DELETE' }),
-    onSuccess: async (_, item) => {
-      await invalidate();
-      await callbacks.onSuccess?.(undefined, item);
-    },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
     onError: callbacks.onError,
   });
 }

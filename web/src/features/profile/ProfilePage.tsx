@@ -49,11 +49,11 @@ function ProfileForm({ profile }: { profile: Profile }) {
     defaultValues: { name: profile.name, language: profile.language, timeZone: profile.timeZone },
   });
   const save = useSaveProfile({
-    onSaved: async (saved) => {
+    onSuccess: async (saved) => {
       reset({ name: saved.name, language: saved.language, timeZone: saved.timeZone });
       await setLanguage(saved.language);
     },
-    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: () => showToast(t('common.saved'), 'success'),
     onError: (error) => showServerError(error, setError, ['name', 'language', 'timeZone']),
   });
   const languageOptions = LANGUAGES.map((language) => ({ value: language, label: t(`common.languages.${language}`) }));

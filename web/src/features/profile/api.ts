@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
 import { SESSION_KEY } from '../../app/session/session.js';
 import { apiFetch } from '../../lib/api.js';
-import type { MutationCallbacks } from '../../lib/mutation.js';
+import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
 /** My own account: profile (GET/PUT /api/profile) and password (POST /api/auth/password). */
 
@@ -26,21 +26,24 @@ export function useProfile() {
 }
 
 /**
- * Saves my profile: the answer becomes the cached profile; `onSaved` runs
- * before the session is refreshed (the page switches language there), as the
- * top bar shows the new name and dates follow the new time zone.
+ * Saves my profile: the answer becomes the cached profile, then the session
+ * is refreshed (the top bar shows the new name; dates follow the new time zone).
  */
-export function useSaveProfile(callbacks: MutationCallbacks<Profile, ProfileValues> & { onSaved?: (saved: Profile) => unknown } = {}) {
+export function useSaveProfile(callbacks: MutationCallbacks<Profile, ProfileValues> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (values: ProfileValues) => apiFetch<Profile>(PROFILE_PATH, { method: 'PUT', json: values }),
     meta: { silentError: true },
-    onSuccess: async (saved, values) => {
-      queryClient.setQueryData(profileKeys.all, saved);
-      await callbacks.onSaved?.(saved);
-      await queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-      await callbacks.onSuccess?.(saved, values);
-    },
+    onSuccess: refreshAfter(
+      {
+        onSuccess: (saved: Profile, values: ProfileValues) => {
+          queryClient.setQueryData(profileKeys.all, saved);
+          return callbacks.onSuccess?.(saved, values);
+        },
+        onRefreshed: callbacks.onRefreshed,
+      },
+      () => queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
+    ),
     onError: callbacks.onError,
   });
 }

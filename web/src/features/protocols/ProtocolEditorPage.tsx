@@ -32,7 +32,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import type { ListPage } from '../../components/table/listParams.js';
 import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
-import { USER_OPTIONS_PATH, type UserOption, useTeamOptions } from '../teams/teamsApi.js';
+import { useTeamOptions, useUserOptions } from '../teams/api.js';
 import { checkDraft, emptyDefinition, moveTask, normalizeDefinition, putTask, removeTask } from './editor/draft.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
 import { countProblems, NO_PROBLEMS, type SortedProblems, sortProblems } from './editor/problems.js';
@@ -112,12 +112,7 @@ export default function ProtocolEditorPage() {
     meta: { silentError: true },
   });
   const teams = useTeamOptions(can('wf_equipos', 'show'));
-  const users = useQuery({
-    queryKey: [USER_OPTIONS_PATH, ''],
-    queryFn: ({ signal }) => apiFetch<UserOption[]>(USER_OPTIONS_PATH, { signal }),
-    retry: false,
-    meta: { silentError: true },
-  });
+  const users = useUserOptions('');
 
   const [draft, setDraft] = useState<Draft | null>(isNew ? newDraft() : null);
   const [dirty, setDirtyState] = useState(false);

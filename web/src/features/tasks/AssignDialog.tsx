@@ -8,7 +8,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserOption } from '../teams/teamsApi.js';
+import type { UserOption } from '../teams/api.js';
 import { type ResponsibleKind, ResponsibleFields } from './ResponsibleFields.js';
 
 export type AssignTarget = { userId: number } | { teamId: number };

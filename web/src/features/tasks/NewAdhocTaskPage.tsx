@@ -16,7 +16,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import type { ListPage } from '../../components/table/listParams.js';
 import { ApiError, apiFetch } from '../../lib/api.js';
 import { fieldErrorText, showServerError } from '../../lib/forms.js';
-import type { UserOption } from '../teams/teamsApi.js';
+import type { UserOption } from '../teams/api.js';
 import { OPEN_CASES_KEY, type OpenCaseOption, OpenCasePicker } from './OpenCasePicker.js';
 import { type ResponsibleKind, ResponsibleFields } from './ResponsibleFields.js';
 import { TASKS_PATH, useInvalidateTasks } from './tasksApi.js';

@@ -7,7 +7,7 @@ import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import { type Ref, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type UserOption, useTeamOptions } from '../teams/teamsApi.js';
+import { type UserOption, useTeamOptions } from '../teams/api.js';
 import { UserPicker } from '../teams/UserPicker.js';
 
 export type ResponsibleKind = 'user' | 'team';

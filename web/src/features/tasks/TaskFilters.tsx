@@ -11,7 +11,7 @@ import { useCan } from '../../app/session/session.js';
 import { type ListPage, type ListParams, listQueryString } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { apiFetch } from '../../lib/api.js';
-import { useTeamOptions } from '../teams/teamsApi.js';
+import { useTeamOptions } from '../teams/api.js';
 import { TASKS_PATH, type TaskItem } from './tasksApi.js';
 
 export interface TaskFilterValues {

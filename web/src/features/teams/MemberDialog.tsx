@@ -14,12 +14,11 @@ import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/feedback/toastStore.js';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
-import { MEMBER_ROLES, MEMBERS_PATH, type MemberRole, type TeamMemberItem, type UserOption, useInvalidateTeams, useTeamOptions } from './teamsApi.js';
+import { ApiError, errorMessage } from '../../lib/api.js';
+import { MEMBER_ROLES, type MemberRole, type TeamMemberItem, type UserOption, useSaveMember, useTeamOptions } from './api.js';
 import { UserPicker } from './UserPicker.js';
 
 interface MemberDialogProps {
@@ -39,7 +38,6 @@ export function MemberDialog({ member, teamId, onClose }: MemberDialogProps) {
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
   const roleId = useId();
-  const invalidate = useInvalidateTeams();
   const teams = useTeamOptions(!member);
   const [team, setTeam] = useState(member ? String(member.teamId) : teamId ? String(teamId) : '');
   const [user, setUser] = useState<UserOption | null>(null);
@@ -47,17 +45,9 @@ export function MemberDialog({ member, teamId, onClose }: MemberDialogProps) {
   const [active, setActive] = useState(member?.active ?? true);
   const [errors, setErrors] = useState<Errors>({});
 
-  const save = useMutation({
-    mutationFn: () =>
-      member
-        ? apiFetch<TeamMemberItem>(`${MEMBERS_PATH}/${member.id}`, { method: 'PUT', json: { role, active } })
-        : apiFetch<TeamMemberItem>(MEMBERS_PATH, { method: 'POST', json: { teamId: Number(team), userId: user?.id, role, active } }),
-    meta: { silentError: true },
-    onSuccess: async () => {
-      showToast(t('common.saved'), 'success');
-      await invalidate();
-      onClose();
-    },
+  const save = useSaveMember(member, {
+    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: onClose,
     onError: (error) => {
       if (error instanceof ApiError && error.code === 'DUPLICATE') return setErrors({ userId: t('teams.alreadyMember') });
       if (error instanceof ApiError && error.details.length) {
@@ -78,7 +68,7 @@ export function MemberDialog({ member, teamId, onClose }: MemberDialogProps) {
       setErrors(next);
       if (Object.keys(next).length) return;
     }
-    save.mutate();
+    save.mutate(member ? { role, active } : { teamId: Number(team), userId: user?.id, role, active });
   };
 
   return (

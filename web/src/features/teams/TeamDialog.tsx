@@ -8,7 +8,6 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,9 +15,8 @@ import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
-import { apiFetch } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
-import { ASSIGNMENTS, type TeamItem, TEAMS_PATH, useInvalidateTeams } from './teamsApi.js';
+import { ASSIGNMENTS, type TeamItem, useSaveTeam } from './api.js';
 
 /** The server's rules for a team (server/modules/teams/routes.ts). */
 const teamSchema = z.object({
@@ -37,7 +35,6 @@ export function TeamDialog({ team, onClose }: { team: TeamItem | null; onClose: 
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const invalidate = useInvalidateTeams();
   const { control, handleSubmit, setError } = useForm<TeamValues, unknown, TeamOutput>({
     resolver: zodResolver(teamSchema),
     defaultValues: {
@@ -47,17 +44,9 @@ export function TeamDialog({ team, onClose }: { team: TeamItem | null; onClose: 
       active: team?.active ?? true,
     },
   });
-  const save = useMutation({
-    mutationFn: (values: TeamOutput) =>
-      team
-        ? apiFetch<TeamItem>(`${TEAMS_PATH}/${team.id}`, { method: 'PUT', json: values })
-        : apiFetch<TeamItem>(TEAMS_PATH, { method: 'POST', json: values }),
-    meta: { silentError: true },
-    onSuccess: async () => {
-      showToast(t('common.saved'), 'success');
-      await invalidate();
-      onClose();
-    },
+  const save = useSaveTeam(team, {
+    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: onClose,
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'name' } }),
   });
   const assignmentOptions = ASSIGNMENTS.map((value) => ({ value, label: t(`teams.assignments.${value}`) }));

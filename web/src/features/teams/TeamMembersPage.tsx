@@ -8,7 +8,6 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -18,11 +17,10 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
 import { MemberDialog } from './MemberDialog.js';
-import { MEMBERS_PATH, type TeamMemberItem, useInvalidateTeams, useTeamOptions } from './teamsApi.js';
+import { type TeamMemberItem, useRemoveMember, useTeamMemberList, useTeamOptions } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 /** /integrantes-equipos: who is in which team, as leader or member; add, edit, remove. `?team=` filters. */
@@ -30,20 +28,13 @@ export default function TeamMembersPage() {
   const { t } = useTranslation();
   const can = useCan();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateTeams();
   const [searchParams, setSearchParams] = useSearchParams();
   const teamFilter = searchParams.get('team') ?? '';
   const list = useListParams({ sortBy: 'team_name' });
-  const query = useListQuery<TeamMemberItem>(MEMBERS_PATH, list.params, { teamId: teamFilter || undefined });
+  const query = useTeamMemberList(list.params, { teamId: teamFilter || undefined });
   const teams = useTeamOptions();
   const [editing, setEditing] = useState<TeamMemberItem | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (member: TeamMemberItem) => apiFetch<void>(`${MEMBERS_PATH}/${member.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate();
-    },
-  });
+  const remove = useRemoveMember({ onSuccess: () => showToast(t('common.deleted'), 'success') });
 
   const confirmRemove = async (member: TeamMemberItem) => {
     const confirmed = await dialogs.confirm({

@@ -8,7 +8,6 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -18,11 +17,10 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
 import { TeamDialog } from './TeamDialog.js';
-import { type TeamItem, TEAMS_PATH, useInvalidateTeams } from './teamsApi.js';
+import { type TeamItem, useDeleteTeam, useTeamList } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 /** /equipos: the teams, how each assigns tasks, its members and open tasks; create, edit, delete. */
@@ -30,17 +28,10 @@ export default function TeamsPage() {
   const { t } = useTranslation();
   const can = useCan();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateTeams();
   const list = useListParams({ sortBy: 'name' });
-  const query = useListQuery<TeamItem>(TEAMS_PATH, list.params);
+  const query = useTeamList(list.params);
   const [editing, setEditing] = useState<TeamItem | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (team: TeamItem) => apiFetch<void>(`${TEAMS_PATH}/${team.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate();
-    },
-  });
+  const remove = useDeleteTeam({ onSuccess: () => showToast(t('common.deleted'), 'success') });
 
   const confirmDelete = async (team: TeamItem) => {
     const confirmed = await dialogs.confirm({

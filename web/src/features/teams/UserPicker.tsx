@@ -1,10 +1,8 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch } from '../../lib/api.js';
-import { USER_OPTIONS_PATH, type UserOption } from './teamsApi.js';
+import { type UserOption, useUserOptions } from './api.js';
 
 interface UserPickerProps {
   label: string;
@@ -35,14 +33,7 @@ export function UserPicker({ label, value, onChange, required, error, disabled, 
     const timer = setTimeout(() => setSearch(input), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [input]);
-  const options = useQuery({
-    queryKey: [USER_OPTIONS_PATH, search],
-    queryFn: ({ signal }) =>
-      apiFetch<UserOption[]>(`${USER_OPTIONS_PATH}${search.trim() ? `?search=${encodeURIComponent(search.trim())}` : ''}`, { signal }),
-    placeholderData: keepPreviousData,
-    retry: false,
-    meta: { silentError: true },
-  });
+  const options = useUserOptions(search);
 
   if (options.isError && !options.data) {
     return (

@@ -83,8 +83,8 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
       // A new user without a password now was emailed a link to choose one.
       const linkSent = !user && body.password === undefined;
       showToast(linkSent ? t('userAdmin.createdWithLink', { email: saved.email }) : t('common.saved'), 'success');
-      onClose();
     },
+    onRefreshed: onClose,
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { EMAIL_TAKEN: 'email' } }),
   });
   const submit = (values: UserOutput) => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
-import type { MutationCallbacks } from '../../lib/mutation.js';
+import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
 /** One user as the admin screens get it (GET /api/users). */
 export interface UserItem {
@@ -94,10 +94,7 @@ export function useSaveUser(user: UserItem | null, callbacks: MutationCallbacks<
     mutationFn: (body: UserBody) =>
       user ? apiFetch<UserItem>(`${USERS_PATH}/${user.id}`, { method: 'PUT', json: body }) : apiFetch<UserItem>(USERS_PATH, { method: 'POST', json: body }),
     meta: { silentError: true },
-    onSuccess: async (saved, body) => {
-      await invalidate();
-      await callbacks.onSuccess?.(saved, body);
-    },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
     onError: callbacks.onError,
   });
 }
@@ -106,10 +103,7 @@ export function useDeleteUser(callbacks: MutationCallbacks<void, UserItem> = {})
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (user: UserItem) => apiFetch<void>(`${USERS_PATH}/${user.id}`, { method: 'DELETE' }),
-    onSuccess: async (_, user) => {
-      await invalidate();
-      await callbacks.onSuccess?.(undefined, user);
-    },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
     onError: callbacks.onError,
   });
 }

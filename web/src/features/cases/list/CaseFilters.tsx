@@ -16,8 +16,8 @@ import { type CaseState, stateLabelKey } from '../../../../../core/workflow/stat
 import { useCan } from '../../../app/session/session.js';
 import { DateFilterField } from '../../../components/form/DateFilterField.js';
 import { SearchField } from '../../../components/table/SearchField.js';
-import type { UserOption } from '../../teams/teamsApi.js';
-import { useTeamOptions } from '../../teams/teamsApi.js';
+import type { UserOption } from '../../teams/api.js';
+import { useTeamOptions } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import type { SearchProtocol } from '../listApi.js';
 import { AdvancedSearch } from './AdvancedSearch.js';

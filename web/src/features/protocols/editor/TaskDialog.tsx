@@ -22,7 +22,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Responsible, TaskTemplate } from '../../../../../core/workflow/protocol.js';
-import type { UserOption } from '../../teams/teamsApi.js';
+import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import { conditionError, ConditionField } from './ConditionField.js';
 import { earlierTasks } from './draft.js';
