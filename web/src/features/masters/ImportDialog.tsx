@@ -16,19 +16,11 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/feedback/toastStore.js';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
-import { type ImportResult, MASTERS_PATH, type Master, useInvalidateMasters } from './mastersApi.js';
-
-const importCsv = (code: string, file: File, dryRun: boolean) =>
-  apiFetch<ImportResult>(`${MASTERS_PATH}/${encodeURIComponent(code)}/import?dryRun=${dryRun}`, {
-    method: 'POST',
-    body: file,
-    headers: { 'content-type': 'text/csv' },
-  });
+import { ApiError, errorMessage } from '../../lib/api.js';
+import { type Master, useImportMasterItems } from './api.js';
 
 /** The message of a refused file: the server names what is wrong with it (encoding, columns...). */
 const fileProblem = (error: unknown) => (error instanceof ApiError && error.details[0]?.message) || errorMessage(error);
@@ -44,21 +36,12 @@ export function ImportDialog({ master, onClose }: { master: Master; onClose: () 
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
   const input = useRef<HTMLInputElement | null>(null);
-  const invalidate = useInvalidateMasters();
   const [file, setFile] = useState<File | null>(null);
 
-  const dryRun = useMutation({
-    mutationFn: (chosen: File) => importCsv(master.code, chosen, true),
-    meta: { silentError: true },
-  });
-  const run = useMutation({
-    mutationFn: (chosen: File) => importCsv(master.code, chosen, false),
-    meta: { silentError: true },
-    onSuccess: async (result) => {
-      showToast(t('masters.import.done', { created: result.created, updated: result.updated }), 'success');
-      await invalidate(master.code);
-      onClose();
-    },
+  const dryRun = useImportMasterItems(master, true);
+  const run = useImportMasterItems(master, false, {
+    onSuccess: (result) => showToast(t('masters.import.done', { created: result.created, updated: result.updated }), 'success'),
+    onRefreshed: onClose,
   });
   const result = dryRun.data;
   const rows = result ? result.created + result.updated : 0;

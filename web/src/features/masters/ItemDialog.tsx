@@ -14,16 +14,14 @@ import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
-import { apiFetch } from '../../lib/api.js';
 import { fieldErrorText, showServerError } from '../../lib/forms.js';
-import { itemsPath, type Master, type MasterItem, useInvalidateMasters } from './mastersApi.js';
+import { type Master, type MasterItem, useSaveMasterItem } from './api.js';
 import { ParentItemPicker } from './ParentItemPicker.js';
 
 /** The server's rules for an item (server/modules/masters/routes.ts); messages are i18n keys. */
@@ -47,7 +45,6 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const invalidate = useInvalidateMasters();
   const { control, handleSubmit, setError } = useForm<ItemValues>({
     resolver: zodResolver(master.parentCode ? childItemSchema : itemSchema),
     defaultValues: {
@@ -59,31 +56,26 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
     },
   });
   const extra = useFieldArray({ control, name: 'extra' });
-  const save = useMutation({
-    mutationFn: (values: ItemValues) => {
-      const body = {
-        code: values.code.trim(),
-        name: values.name.trim(),
-        parentCode: values.parentCode || null,
-        active: values.active,
-        extra: Object.fromEntries(values.extra.filter((e) => e.key.trim()).map((e) => [e.key.trim(), e.value])),
-      };
-      return item
-        ? apiFetch<MasterItem>(`${itemsPath(master.code)}/${item.id}`, { method: 'PUT', json: body })
-        : apiFetch<MasterItem>(itemsPath(master.code), { method: 'POST', json: body });
-    },
-    meta: { silentError: true },
-    onSuccess: async () => {
-      showToast(t('common.saved'), 'success');
-      await invalidate(master.code);
-      onClose();
-    },
+  const save = useSaveMasterItem(master, item, {
+    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: onClose,
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code' } }),
   });
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+      <form
+        noValidate
+        onSubmit={handleSubmit((values: ItemValues) =>
+          save.mutate({
+            code: values.code.trim(),
+            name: values.name.trim(),
+            parentCode: values.parentCode || null,
+            active: values.active,
+            extra: Object.fromEntries(values.extra.filter((e) => e.key.trim()).map((e) => [e.key.trim(), e.value])),
+          }),
+        )}
+      >
         <DialogTitle id={titleId}>{t(item ? 'masters.items.edit' : 'masters.items.new')}</DialogTitle>
         <DialogContent>
           <FormTextField control={control} name="code" label={t('masters.items.code')} required autoFocus />

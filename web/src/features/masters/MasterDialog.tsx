@@ -9,7 +9,6 @@ import FormHelperText from '@mui/material/FormHelperText';
 import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -17,9 +16,8 @@ import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
-import { apiFetch } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
-import { MASTERS_PATH, type Master, useInvalidateMasters } from './mastersApi.js';
+import { type Master, useParentMasterOptions, useSaveMaster } from './api.js';
 
 /** The server's rules for a master (server/modules/masters/routes.ts); messages are i18n keys. */
 const masterSchema = z.object({
@@ -38,11 +36,7 @@ export function MasterDialog({ master, onClose }: { master: Master | null; onClo
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const invalidate = useInvalidateMasters();
-  const parents = useQuery({
-    queryKey: [MASTERS_PATH, 'parent-options'],
-    queryFn: ({ signal }) => apiFetch<{ items: Master[] }>(`${MASTERS_PATH}?limit=100&sortBy=name`, { signal }),
-  });
+  const parents = useParentMasterOptions();
   const { control, handleSubmit, setError } = useForm<MasterValues>({
     resolver: zodResolver(masterSchema),
     defaultValues: {
@@ -53,19 +47,9 @@ export function MasterDialog({ master, onClose }: { master: Master | null; onClo
       parentCode: master?.parentCode ?? '',
     },
   });
-  const save = useMutation({
-    mutationFn: (values: MasterValues) => {
-      const body = { ...values, code: values.code.trim(), parentCode: values.parentCode || null };
-      return master
-        ? apiFetch<Master>(`${MASTERS_PATH}/${encodeURIComponent(master.code)}`, { method: 'PUT', json: body })
-        : apiFetch<Master>(MASTERS_PATH, { method: 'POST', json: body });
-    },
-    meta: { silentError: true },
-    onSuccess: async () => {
-      showToast(t('common.saved'), 'success');
-      await invalidate();
-      onClose();
-    },
+  const save = useSaveMaster(master, {
+    onSuccess: () => showToast(t('common.saved'), 'success'),
+    onRefreshed: onClose,
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code', IN_USE: 'parentCode' } }),
   });
 
@@ -77,7 +61,7 @@ export function MasterDialog({ master, onClose }: { master: Master | null; onClo
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
+      <form noValidate onSubmit={handleSubmit((values) => save.mutate({ ...values, code: values.code.trim(), parentCode: values.parentCode || null }))}>
         <DialogTitle id={titleId}>{t(master ? 'masters.list.edit' : 'masters.list.new')}</DialogTitle>
         <DialogContent>
           <FormTextField control={control} name="code" label={t('masters.list.code')} required autoFocus={!master} disabled={master?.system} helperText={master?.system ? t('catalog.systemCode') : undefined} />

@@ -14,7 +14,6 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -24,12 +23,21 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiDownload, apiFetch, errorMessage, saveBlob } from '../../lib/api.js';
+import { errorMessage } from '../../lib/api.js';
 import { ImportDialog } from './ImportDialog.js';
 import { ItemDialog } from './ItemDialog.js';
-import { itemsPath, MASTERS_PATH, type Master, type MasterItem, masterTarget, useInvalidateMasters, useMasterQuery } from './mastersApi.js';
+import {
+  type Master,
+  type MasterItem,
+  masterTarget,
+  useDeleteMasterItem,
+  useExportMasterItems,
+  useMasterItemList,
+  useMasterQuery,
+  useParentMaster,
+} from './api.js';
 import { ParentItemPicker } from './ParentItemPicker.js';
 import { ListError } from '../../components/table/ListError.js';
 
@@ -76,37 +84,21 @@ function Items({ master }: { master: Master }) {
   const { t } = useTranslation();
   const can = useCan();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateMasters();
   const target = masterTarget(master.code);
   const list = useListParams({ sortBy: 'name' });
   const [parent, setParent] = useState('');
   const [state, setState] = useState<StateFilter>('all');
-  const query = useListQuery<MasterItem>(itemsPath(master.code), list.params, {
+  const query = useMasterItemList(master.code, list.params, {
     parent: parent || undefined,
     active: state === 'all' ? undefined : String(state === 'active'),
   });
   const [editing, setEditing] = useState<MasterItem | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   // The parent master's name labels the filter; a user allowed this master only still sees its code.
-  const parentMaster = useQuery({
-    queryKey: [MASTERS_PATH, 'one', master.parentCode ?? ''],
-    queryFn: ({ signal }) => apiFetch<Master>(`${MASTERS_PATH}/${encodeURIComponent(master.parentCode ?? '')}`, { signal }),
-    enabled: !!master.parentCode,
-    retry: false,
-    meta: { silentError: true },
-  });
+  const parentMaster = useParentMaster(master.parentCode);
 
-  const remove = useMutation({
-    mutationFn: (item: MasterItem) => apiFetch<void>(`${itemsPath(master.code)}/${item.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate(master.code);
-    },
-  });
-  const exportCsv = useMutation({
-    mutationFn: () => apiDownload(`${MASTERS_PATH}/${encodeURIComponent(master.code)}/export`),
-    onSuccess: ({ blob, filename }) => saveBlob(blob, filename ?? `${master.code}.csv`),
-  });
+  const remove = useDeleteMasterItem(master, { onSuccess: () => showToast(t('common.deleted'), 'success') });
+  const exportCsv = useExportMasterItems(master);
   const confirmDelete = async (item: MasterItem) => {
     const confirmed = await dialogs.confirm({
       title: t('masters.items.deleteTitle'),

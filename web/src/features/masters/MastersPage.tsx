@@ -8,7 +8,6 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -18,11 +17,10 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
 import { MasterDialog } from './MasterDialog.js';
-import { MASTERS_PATH, type Master, masterPagePath, useInvalidateMasters } from './mastersApi.js';
+import { type Master, masterPagePath, useDeleteMaster, useMasterList } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 /** Copies text, falling back to a message with the text when the browser refuses. */
@@ -40,18 +38,11 @@ export default function MastersPage() {
   const { t } = useTranslation();
   const can = useCan();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateMasters();
   const list = useListParams({ sortBy: 'name' });
-  const query = useListQuery<Master>(MASTERS_PATH, list.params);
+  const query = useMasterList(list.params);
   const [editing, setEditing] = useState<Master | 'new' | null>(null);
 
-  const remove = useMutation({
-    mutationFn: (master: Master) => apiFetch<void>(`${MASTERS_PATH}/${encodeURIComponent(master.code)}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate();
-    },
-  });
+  const remove = useDeleteMaster({ onSuccess: () => showToast(t('common.deleted'), 'success') });
   const confirmDelete = async (master: Master) => {
     const confirmed = await dialogs.confirm({
       title: t('masters.list.deleteTitle'),

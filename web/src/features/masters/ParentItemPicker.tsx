@@ -1,10 +1,8 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type Ref, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiFetch } from '../../lib/api.js';
-import { itemsPath, type MasterItem } from './mastersApi.js';
+import { useMasterItemPicker } from './api.js';
 
 interface ParentItemPickerProps {
   /** The parent master's code. */
@@ -29,12 +27,7 @@ export function ParentItemPicker({ master, label, value, valueLabel, onChange, r
   const [input, setInput] = useState('');
   const [term, setTerm] = useState('');
   const search = useDeferredValue(term);
-  const query = useQuery({
-    queryKey: [itemsPath(master), 'picker', search],
-    queryFn: ({ signal }) =>
-      apiFetch<{ items: MasterItem[] }>(`${itemsPath(master)}?${new URLSearchParams({ limit: '50', sortBy: 'name', ...(search ? { search } : {}) })}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const query = useMasterItemPicker(master, search);
   const options: Choice[] = (query.data?.items ?? []).map((i) => ({ code: i.code, name: i.name }));
   const selected: Choice | null = value ? (options.find((o) => o.code === value) ?? { code: value, name: valueLabel ?? value }) : null;
   return (

@@ -12,12 +12,11 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import { checkCondition } from '../../../../../core/forms/expr.js';
-import { apiFetch } from '../../../lib/api.js';
+import { useMasterPicker } from '../../masters/api.js';
 import type { PropertyEditorKind } from '../registry.js';
 
 type Options = NonNullable<FieldDef['options']>;
@@ -121,19 +120,9 @@ function OptionsEditor({ id, label, value, onChange }: PropertyEditorProps) {
   );
 }
 
-interface MasterSummary {
-  code: string;
-  name: string;
-  parentCode: string | null;
-}
-
 function MasterEditor({ id, label, help, value, onChange }: PropertyEditorProps) {
   const { t } = useTranslation();
-  const masters = useQuery({
-    queryKey: ['/api/masters', 'picker'],
-    queryFn: ({ signal }) => apiFetch<{ items: MasterSummary[] }>('/api/masters?limit=100&sortBy=name', { signal }),
-    staleTime: 60_000,
-  });
+  const masters = useMasterPicker();
   const items = masters.data?.items ?? [];
   const current = typeof value === 'string' ? value : '';
   return (
