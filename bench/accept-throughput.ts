@@ -17,7 +17,7 @@ import { openDb } from '../server/db/pool.js';
 import { seedDemo } from '../server/db/seed/demo.js';
 import { RENTAL_PROTOCOL_CODE, seedDemoWorkflow } from '../server/db/seed/workflow.js';
 import { actorForUser } from '../server/modules/auth/sessions.js';
-import { createDraft, submitCaseInTrx } from '../server/modules/cases/service.js';
+import { createDraft, submitCaseInTrx } from '../server/modules/cases/commands.js';
 import { acceptTask, type EngineEnv } from '../server/modules/workflow/engine.js';
 
 const CASES = Number(process.env.CASES ?? 2000);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ErrorCode, errorCatalog } from '../../core/errors.js';
 import { VERSION_HEADER } from '../../core/version.js';
+import { uniqueViolation } from '../db/constraints.js';
 import { isDatabaseUnavailable } from '../db/pool.js';
 import { AppError } from '../errors.js';
 import { pickLanguage, translate } from '../i18n.js';
@@ -80,6 +81,8 @@ function toAppError(error: FastifyError): AppError {
     }));
     return new AppError('VALIDATION', {}, details);
   }
+  const duplicate = uniqueViolation(error);
+  if (duplicate) return duplicate;
   if (isDatabaseUnavailable(error)) return new AppError('DB_UNAVAILABLE');
   const status = error.statusCode ?? 500;
   if (status === 429) return new AppError('RATE_LIMITED');

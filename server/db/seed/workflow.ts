@@ -1,8 +1,10 @@
 import { hash } from '@node-rs/argon2';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
-import { createDraft, submitCase } from '../../modules/cases/service.js';
+import { createDraft, submitCase } from '../../modules/cases/commands.js';
+import { lockCase } from '../../modules/cases/repo.js';
+import { setCaseState } from '../../modules/cases/transitions.js';
 import { publishProtocol } from '../../modules/protocols/service.js';
-import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, lockCase, rejectTask, setCaseState } from '../../modules/workflow/engine.js';
+import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, rejectTask } from '../../modules/workflow/engine.js';
 import { actorForUser } from '../../modules/auth/sessions.js';
 import type { Db } from '../pool.js';
 
@@ -139,13 +141,13 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
   for (const id of [c[7], c[8]]) {
     for (const [code, v] of [['intake', intakeOk], ['documents', docsOk], ['eligibility', eligible], ['landlord', landlordOk], ['payment', pay(900)], ['notify', {}]] as const) await accept(id, code, v);
   }
-  await db.transaction().execute(async (trx) => setCaseState(trx, await lockCase(trx, entityId, c[8]), 'complete', coord));
+  await db.transaction().execute(async (trx) => setCaseState(trx, await lockCase(trx, coord, c[8]), 'complete', coord));
   for (const [code, v] of [['intake', intakeOk], ['documents', docsOk]] as const) await accept(c[9], code, v);
   await accept(c[9], 'eligibility', { eligible: 'no', amiPercent: 120, reason: 'Income above the limit' });
   // c10: withdrawn by the applicant and closed by the coordinator.
   const withdrawn = await open(10);
   await db.transaction().execute(async (trx) => {
-    const row = await lockCase(trx, entityId, withdrawn);
+    const row = await lockCase(trx, coord, withdrawn);
     await closeOpenTasks(trx, row, coord);
     await setCaseState(trx, row, 'close', coord, { reason: 'Withdrawn by the applicant' });
   });

@@ -6,6 +6,8 @@
  */
 import type { Action, Target } from '../../../core/targets.js';
 
+export type { Action, Target };
+
 export interface Actor {
   userId: number;
   entityId: number;
@@ -21,6 +23,9 @@ export interface Actor {
   projectId: number | null;
   idleSeconds: number;
 }
+
+/** Who acted: a person, or the system (jobs, imports, the seed). */
+export type Doer = Actor | { system: true; entityId: number };
 
 export function can(actor: Actor | null | undefined, target: Target, action: Action): boolean {
   if (!actor) return false;

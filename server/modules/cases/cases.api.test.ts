@@ -482,3 +482,28 @@ describe('the search box (search=): every word in the number, a name or the docu
     expect(await find('Marisol Rivera')).toEqual([marisol.id]);
   });
 });
+
+describe('the date filter', () => {
+  it("reads From and To as days of the tenant's calendar, across the change to daylight saving time in US Eastern", async () => {
+    const [a, b] = (await req('GET', '/api/cases?limit=2', coordinator)).json<List<Item>>().items.map((c) => c.id);
+    const { entity_id } = await t.db.selectFrom('cases').where('id', '=', a).select('entity_id').executeTakeFirstOrThrow();
+    const before = await t.db.selectFrom('projects').where('entity_id', '=', entity_id).select(['id', 'time_zone']).execute();
+    const dates = await t.db.selectFrom('cases').where('id', 'in', [a, b]).select(['id', 'doc_date']).execute();
+    await t.db.updateTable('projects').set({ time_zone: 'America/New_York' }).where('entity_id', '=', entity_id).execute();
+    // 23:30 on Saturday 7 March (EST, UTC-5) and 23:30 on Sunday 8 March (EDT, UTC-4): the next day in UTC, both.
+    await t.db.updateTable('cases').set({ doc_date: new Date('2026-03-08T04:30:00Z') }).where('id', '=', a).execute();
+    await t.db.updateTable('cases').set({ doc_date: new Date('2026-03-09T03:30:00Z') }).where('id', '=', b).execute();
+    try {
+      const day = async (from: string, to = from) => (await req('GET', `/api/cases?from=${from}&to=${to}&limit=100`, coordinator)).json<List<Item>>().items.map((c) => c.id).filter((id) => id === a || id === b);
+      expect(await day('2026-03-07')).toEqual([a]);
+      expect(await day('2026-03-08')).toEqual([b]);
+      expect(await day('2026-03-09')).toEqual([]);
+      expect((await day('2026-03-07', '2026-03-08')).sort()).toEqual([a, b].sort());
+      const count = await req('GET', '/api/cases/count?from=2026-03-08&to=2026-03-08', coordinator);
+      expect(count.json<{ total: number }>().total).toBe(1);
+    } finally {
+      for (const p of before) await t.db.updateTable('projects').set({ time_zone: p.time_zone }).where('id', '=', p.id).execute();
+      for (const d of dates) await t.db.updateTable('cases').set({ doc_date: d.doc_date }).where('id', '=', d.id).execute();
+    }
+  });
+});

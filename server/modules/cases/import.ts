@@ -5,7 +5,7 @@
  * reported and the others go on; a row whose external reference was imported
  * before is skipped, so running a file twice creates nothing twice.
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
@@ -15,15 +15,13 @@ import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import { CsvError, csvRecords, decodeCsv, parseCsv } from '../../lib/csv.js';
-import { actorOf } from '../../plugins/session.js';
 import type { Actor } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
 import type { EngineEnv } from '../workflow/engine.js';
-import { createDraft, submitCaseInTrx } from './service.js';
+import { createDraft, submitCaseInTrx } from './commands.js';
 
 const MAX_ROWS = 20_000;
 const MAX_ERRORS = 1_000;
-const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const mappingBody = z.object({
   /** CSV column -> main-form field name */
   mapping: z.record(z.string().max(200), z.string().max(63)).refine((m) => Object.keys(m).length <= 200),
@@ -153,143 +151,104 @@ export async function runImport(db: Db, env: EngineEnv, actor: Actor, jobId: num
   env.afterMail?.();
 }
 
-const jobView = z.object({
+export const importJobSchema = z.object({
   id: z.number(), protocolId: z.number(), fileName: z.string(), header: z.array(z.string()), total: z.number(), status: z.string(), processed: z.number(),
   created: z.number(), skipped: z.number(), failed: z.number(), errors: z.array(z.object({ line: z.number(), field: z.string().nullable(), message: z.string() })),
   fields: z.array(z.object({ name: z.string(), label: z.string(), required: z.boolean() })), sample: z.array(z.record(z.string(), z.string())),
 });
+export const dryRunSchema = z.object({ valid: z.number(), alreadyImported: z.number(), errors: z.array(z.object({ line: z.number(), field: z.string().nullable(), message: z.string() })) });
+export const uploadQuery = z.strictObject({ protocolId: z.coerce.number().int().positive(), fileName: z.string().max(200).default('cases.csv') });
+export { mappingBody };
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export const caseImportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) => done(null, body));
-  const view = async (actor: Actor, id: number) => {
-    const job = await loadJob(app.db, actor, id);
-    const { form } = await mainForm(app.db, job.protocol_id);
-    const sample = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 })).records.slice(0, 5);
-    return {
-      id: job.id, protocolId: job.protocol_id, fileName: job.file_name, header: job.header, total: job.total, status: job.status, processed: job.processed,
-      created: job.created, skipped: job.skipped, failed: job.failed, errors: job.errors,
-      fields: mappableFields(form).map((f) => ({ name: f.name, label: (actor.language === 'en' && f.label_en) || f.label, required: !!f.required })),
-      sample,
-    };
+/** An import as its screen shows it: the job, the form's fields it may fill, and the file's first rows. */
+export async function importView(db: Db, actor: Actor, id: number): Promise<z.infer<typeof importJobSchema>> {
+  const job = await loadJob(db, actor, id);
+  const { form } = await mainForm(db, job.protocol_id);
+  const sample = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 })).records.slice(0, 5);
+  return {
+    id: job.id, protocolId: job.protocol_id, fileName: job.file_name, header: job.header, total: job.total, status: job.status, processed: job.processed,
+    created: job.created, skipped: job.skipped, failed: job.failed, errors: job.errors,
+    fields: mappableFields(form).map((f) => ({ name: f.name, label: (actor.language === 'en' && f.label_en) || f.label, required: !!f.required })),
+    sample,
   };
+}
 
-  app.post(
-    '/api/cases/imports',
-    {
-      config: { access: { target: 'admin_cases', action: 'update' } },
-      bodyLimit: 20 * 1024 * 1024,
-      schema: {
-        tags: ['cases'],
-        summary: 'Upload a CSV of cases (the raw file as a text/csv body) for a protocol',
-        querystring: z.strictObject({ protocolId: z.coerce.number().int().positive(), fileName: z.string().max(200).default('cases.csv') }),
-        response: { 201: jobView },
-      },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      if (!Buffer.isBuffer(request.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-      const protocol = await app.db.selectFrom('protocols').where('id', '=', request.query.protocolId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
-      if (!protocol) throw new AppError('NOT_FOUND');
-      await mainForm(app.db, protocol.id);
-      let text: string;
-      let header: string[];
-      let total: number;
-      try {
-        text = decodeCsv(request.body);
-        const parsed = csvRecords(parseCsv(text, { maxRows: MAX_ROWS + 1, maxColumns: 200 }));
-        header = parsed.header;
-        total = parsed.records.length;
-      } catch (e) {
-        if (e instanceof CsvError) throw new AppError('VALIDATION', {}, [{ path: 'file', message: `csv.${e.reason}` }]);
-        throw e;
-      }
-      if (new Set(header).size !== header.length || header.some((h) => h === '')) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'cases.import.badHeader' }]);
-      const row = await app.db
-        .insertInto('case_imports')
-        .values({ entity_id: actor.entityId, user_id: actor.userId, protocol_id: protocol.id, file_name: request.query.fileName, content: text, header: JSON.stringify(header), total })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return reply.status(201).send(await view(actor, row.id));
-    },
+/** Keeps an uploaded CSV for a protocol of the tenant: read, its header checked, nothing imported yet. */
+export async function uploadImport(db: Db, actor: Actor, input: { protocolId: number; fileName: string; body: Buffer }): Promise<number> {
+  const protocol = await db.selectFrom('protocols').where('id', '=', input.protocolId).where('entity_id', '=', actor.entityId).select('id').executeTakeFirst();
+  if (!protocol) throw new AppError('NOT_FOUND');
+  await mainForm(db, protocol.id);
+  let text: string;
+  let header: string[];
+  let total: number;
+  try {
+    text = decodeCsv(input.body);
+    const parsed = csvRecords(parseCsv(text, { maxRows: MAX_ROWS + 1, maxColumns: 200 }));
+    header = parsed.header;
+    total = parsed.records.length;
+  } catch (e) {
+    if (e instanceof CsvError) throw new AppError('VALIDATION', {}, [{ path: 'file', message: `csv.${e.reason}` }]);
+    throw e;
+  }
+  if (new Set(header).size !== header.length || header.some((h) => h === '')) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'cases.import.badHeader' }]);
+  const row = await db
+    .insertInto('case_imports')
+    .values({ entity_id: actor.entityId, user_id: actor.userId, protocol_id: protocol.id, file_name: input.fileName, content: text, header: JSON.stringify(header), total })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Checks every row with the form, writing nothing but the mapping. */
+export async function dryRunImport(db: Db, actor: Actor, id: number, body: z.infer<typeof mappingBody>, lang: 'en' | 'es'): Promise<z.infer<typeof dryRunSchema>> {
+  const job = await loadJob(db, actor, id);
+  const { form } = await mainForm(db, job.protocol_id);
+  const fields = checkMapping(job.header, form, body, lang);
+  const { records } = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 }));
+  const options = await masterOptionValues(db, actor.entityId, form);
+  const known = new Set(
+    (await db.selectFrom('cases').where('entity_id', '=', actor.entityId).where('protocol_id', '=', job.protocol_id).where('external_ref', 'is not', null).select('external_ref').execute()).map((r) => r.external_ref),
   );
-
-  app.get('/api/cases/imports/:id', { config: { access: { target: 'admin_cases', action: 'update' } }, schema: { tags: ['cases'], summary: 'An import and its progress', params: idParams, response: { 200: jobView } } }, async (request) =>
-    view(actorOf(request), request.params.id),
-  );
-
-  app.post(
-    '/api/cases/imports/:id/dry-run',
-    {
-      config: { access: { target: 'admin_cases', action: 'update' } },
-      schema: {
-        tags: ['cases'],
-        summary: 'Check every row with the form, writing nothing',
-        params: idParams,
-        body: mappingBody,
-        response: { 200: z.object({ valid: z.number(), alreadyImported: z.number(), errors: z.array(z.object({ line: z.number(), field: z.string().nullable(), message: z.string() })) }) },
-      },
-    },
-    async (request) => {
-      const actor = actorOf(request);
-      const job = await loadJob(app.db, actor, request.params.id);
-      const { form } = await mainForm(app.db, job.protocol_id);
-      const fields = checkMapping(job.header, form, request.body, request.lang);
-      const { records } = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 }));
-      const options = await masterOptionValues(app.db, actor.entityId, form);
-      const known = new Set(
-        (await app.db.selectFrom('cases').where('entity_id', '=', actor.entityId).where('protocol_id', '=', job.protocol_id).where('external_ref', 'is not', null).select('external_ref').execute()).map((r) => r.external_ref),
-      );
-      const errors: Array<{ line: number; field: string | null; message: string }> = [];
-      let valid = 0;
-      let alreadyImported = 0;
-      const seenRefs = new Set<string>();
-      records.forEach((record, i) => {
-        const line = i + 2;
-        const ref = (record[request.body.refColumn] ?? '').trim();
-        if (!ref) return void errors.push({ line, field: request.body.refColumn, message: translate(request.lang, 'validation.required') });
-        if (seenRefs.has(ref)) return void errors.push({ line, field: request.body.refColumn, message: translate(request.lang, 'masters.duplicateInFile') });
-        seenRefs.add(ref);
-        if (known.has(ref)) return void alreadyImported++;
-        const result = validateForm(form, rowValues(record, request.body.mapping, fields), { role: actor.role.code, options });
-        if (result.success) valid++;
-        else for (const issue of result.issues) errors.push({ line, field: issue.path, message: translate(request.lang, issue.key, issue.params) });
-      });
-      await app.db.updateTable('case_imports').set({ mapping: JSON.stringify(request.body.mapping), ref_column: request.body.refColumn, updated_at: new Date() }).where('id', '=', job.id).execute();
-      return { valid, alreadyImported, errors: errors.slice(0, MAX_ERRORS) };
-    },
-  );
-
-  app.post(
-    '/api/cases/imports/:id/run',
-    {
-      config: { access: { target: 'admin_cases', action: 'update' } },
-      schema: { tags: ['cases'], summary: 'Import the rows in the background; follow it with GET', params: idParams, body: mappingBody, response: { 202: jobView } },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      const job = await loadJob(app.db, actor, request.params.id);
-      const { form } = await mainForm(app.db, job.protocol_id);
-      checkMapping(job.header, form, request.body, request.lang);
-      // Claim the job: a second click while it runs starts nothing.
-      const claimed = await app.db
-        .updateTable('case_imports')
-        .set({ status: 'running', mapping: JSON.stringify(request.body.mapping), ref_column: request.body.refColumn, processed: 0, created: 0, skipped: 0, failed: 0, errors: '[]', updated_at: new Date() })
-        .where('id', '=', job.id)
-        .where('status', '<>', 'running')
-        .returning('id')
-        .executeTakeFirst();
-      if (!claimed) throw new AppError('CONFLICT');
-      const lang = request.lang;
-      runImport(app.db, app.engine, actor, job.id, lang).catch(async (e) => {
-        app.log.error({ err: e }, 'case import failed');
-        await app.db.updateTable('case_imports').set({ status: 'interrupted', updated_at: new Date() }).where('id', '=', job.id).execute();
-      });
-      return reply.status(202).send(await view(actor, job.id));
-    },
-  );
-
-  // An import cut off by a stop can be run again: rows already imported are skipped.
-  app.addHook('onReady', async () => {
-    await app.db.updateTable('case_imports').set({ status: 'interrupted' }).where('status', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
+  const errors: Array<{ line: number; field: string | null; message: string }> = [];
+  let valid = 0;
+  let alreadyImported = 0;
+  const seenRefs = new Set<string>();
+  records.forEach((record, i) => {
+    const line = i + 2;
+    const ref = (record[body.refColumn] ?? '').trim();
+    if (!ref) return void errors.push({ line, field: body.refColumn, message: translate(lang, 'validation.required') });
+    if (seenRefs.has(ref)) return void errors.push({ line, field: body.refColumn, message: translate(lang, 'masters.duplicateInFile') });
+    seenRefs.add(ref);
+    if (known.has(ref)) return void alreadyImported++;
+    const result = validateForm(form, rowValues(record, body.mapping, fields), { role: actor.role.code, options });
+    if (result.success) valid++;
+    else for (const issue of result.issues) errors.push({ line, field: issue.path, message: translate(lang, issue.key, issue.params) });
   });
-};
+  await db.updateTable('case_imports').set({ mapping: JSON.stringify(body.mapping), ref_column: body.refColumn, updated_at: new Date() }).where('id', '=', job.id).execute();
+  return { valid, alreadyImported, errors: errors.slice(0, MAX_ERRORS) };
+}
+
+/** Claims the import (a second click while it runs starts nothing) and runs it in the background. */
+export async function startImport(db: Db, env: EngineEnv, log: FastifyBaseLogger, actor: Actor, id: number, body: z.infer<typeof mappingBody>, lang: 'en' | 'es'): Promise<void> {
+  const job = await loadJob(db, actor, id);
+  const { form } = await mainForm(db, job.protocol_id);
+  checkMapping(job.header, form, body, lang);
+  const claimed = await db
+    .updateTable('case_imports')
+    .set({ status: 'running', mapping: JSON.stringify(body.mapping), ref_column: body.refColumn, processed: 0, created: 0, skipped: 0, failed: 0, errors: '[]', updated_at: new Date() })
+    .where('id', '=', job.id)
+    .where('status', '<>', 'running')
+    .returning('id')
+    .executeTakeFirst();
+  if (!claimed) throw new AppError('CONFLICT');
+  runImport(db, env, actor, job.id, lang).catch(async (e) => {
+    log.error({ err: e }, 'case import failed');
+    await db.updateTable('case_imports').set({ status: 'interrupted', updated_at: new Date() }).where('id', '=', job.id).execute();
+  });
+}
+
+/** An import cut off by a stop can be run again: rows already imported are skipped. */
+export async function failInterruptedImports(db: Db): Promise<void> {
+  await db.updateTable('case_imports').set({ status: 'interrupted' }).where('status', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
+}

@@ -6,7 +6,7 @@ import { RENTAL_PROTOCOL_CODE, seedDemoWorkflow } from '../../db/seed/workflow.j
 import { type DbHandle, openDb } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { actorForUser } from '../auth/sessions.js';
-import { createDraft, submitCase } from '../cases/service.js';
+import { createDraft, submitCase } from '../cases/commands.js';
 import { acceptTask, assignTask, type EngineEnv, markOverdueTasks, rejectTask, restartTask } from './engine.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -11,17 +11,21 @@ import type { FormDefinition } from '../../../core/forms/definition.js';
 import { compileCondition } from '../../../core/forms/expr.js';
 import { validateForm } from '../../../core/forms/validator.js';
 import { ADHOC_TASK_CODE, type AdhocTaskInput } from '../../../core/workflow/adhoc.js';
-import { NOT_ELIGIBLE, nextCaseState, nextTaskState, OPEN_TASK_STATES, RETURN_KEY, type CaseAction, type TaskAction, type TaskState } from '../../../core/workflow/states.js';
+import { NOT_ELIGIBLE, nextTaskState, OPEN_TASK_STATES, RETURN_KEY, type TaskAction, type TaskState } from '../../../core/workflow/states.js';
 import { predecessors, type ProtocolDefinition, type TaskTemplate } from '../../../core/workflow/protocol.js';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
-import type { Actor } from '../acl/policy.js';
+import type { Actor, Doer } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
 import { queueMail } from '../mail/outbox.js';
 import { assertCanAssign, assertCanDecide, assertCanRestart } from './policy.js';
-import { lockVisibleCase } from '../cases/repo.js';
+import { recordEvent as audit } from '../cases/history.js';
+import { type CaseRow, lockCase } from '../cases/repo.js';
+import { setCaseState } from '../cases/transitions.js';
+
+export type { CaseRow, Doer };
 
 type Trx = Transaction<Database>;
 
@@ -32,18 +36,6 @@ export interface EngineEnv {
   afterMail?: () => void;
 }
 
-export interface CaseRow {
-  id: number;
-  entity_id: number;
-  project_id: number;
-  protocol_id: number;
-  protocol_version_id: number | null;
-  owner_id: number;
-  serial: string | null;
-  state: string;
-  data: Record<string, unknown>;
-  version: number;
-}
 
 export interface TaskRow {
   id: number;
@@ -60,8 +52,6 @@ export interface TaskRow {
   version: number;
 }
 
-/** Who acted: a person, or the system (jobs, imports). */
-export type Doer = Actor | { system: true; entityId: number };
 const userIdOf = (d: Doer) => ('system' in d ? null : d.userId);
 const roleOf = (d: Doer) => ('system' in d ? undefined : d.role.code);
 
@@ -79,17 +69,6 @@ export async function lockTask(trx: Trx, entityId: number, taskId: number): Prom
   return task;
 }
 
-export async function lockCase(trx: Trx, entityId: number, caseId: number): Promise<CaseRow> {
-  const c = await trx
-    .selectFrom('cases')
-    .where('id', '=', caseId)
-    .where('entity_id', '=', entityId)
-    .select(['id', 'entity_id', 'project_id', 'protocol_id', 'protocol_version_id', 'owner_id', 'serial', 'state', 'data', 'version'])
-    .forUpdate()
-    .executeTakeFirst();
-  if (!c) throw new AppError('NOT_FOUND');
-  return c;
-}
 
 // Published protocol versions never change: keep the parsed ones.
 const protocolCache = new Map<number, ProtocolDefinition>();
@@ -140,24 +119,6 @@ function transition(state: string, action: TaskAction): TaskState {
 
 // ---------------------------------------------------------------- audit and mail
 
-export async function audit(
-  trx: Trx,
-  e: { entityId: number; caseId: number; taskId?: number | null; doer: Doer | null; number: string | null; action: string; type: 'case' | 'task' | 'field'; detail?: Record<string, unknown> },
-): Promise<void> {
-  await trx
-    .insertInto('case_events')
-    .values({
-      entity_id: e.entityId,
-      case_id: e.caseId,
-      task_id: e.taskId ?? null,
-      user_id: e.doer ? userIdOf(e.doer) : null,
-      application_number: e.number,
-      action: e.action,
-      type: e.type,
-      detail: JSON.stringify(e.detail ?? {}),
-    })
-    .execute();
-}
 
 async function notifyResponsible(
   trx: Trx,
@@ -349,20 +310,9 @@ async function unblock(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, t: Task
   if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', who.contact);
 }
 
-async function setCaseState(trx: Trx, c: CaseRow, action: CaseAction, doer: Doer | null, detail: Record<string, unknown> = {}, data?: Record<string, unknown>): Promise<void> {
-  const next = nextCaseState(c.state as never, action);
-  if (!next) throw new AppError('INVALID_TRANSITION', { state: c.state, action });
-  await trx
-    .updateTable('cases')
-    .set({ state: next, version: sql`version + 1`, updated_at: new Date(), ...(next === 'CLOSED' || next === 'REJECTED' || next === 'SUCCESS' ? { closed_at: new Date() } : {}), ...(data ? { data: JSON.stringify(data) } : {}) })
-    .where('id', '=', c.id)
-    .execute();
-  await audit(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
-  c.state = next;
-}
 
 /** Ends the open tasks of a case (it was closed, rejected, or sent back). */
-async function closeOpenTasks(trx: Trx, c: CaseRow, doer: Doer | null, except: number[] = []): Promise<void> {
+export async function closeOpenTasks(trx: Trx, c: CaseRow, doer: Doer | null, except: number[] = []): Promise<void> {
   let q = trx
     .updateTable('tasks')
     .set({ state: 'CLOSED', version: sql`version + 1`, updated_at: new Date() })
@@ -472,7 +422,7 @@ export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: 
     const task = await lockTask(trx, actor.entityId, taskId);
     await assertCanRestart(trx, actor, task);
     const next = transition(task.state, 'restart');
-    const c = await lockCase(trx, actor.entityId, task.case_id);
+    const c = await lockCase(trx, actor, task.case_id);
     if (c.state === 'INCONSISTENCY') await setCaseState(trx, c, 'activate', actor, { reason: 'task_restarted' });
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     await trx
@@ -491,7 +441,7 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
     const task = await lockTask(trx, actor.entityId, taskId);
     await assertCanAssign(trx, actor, task);
     const next = transition(task.state, 'assign');
-    const c = await lockCase(trx, actor.entityId, task.case_id);
+    const c = await lockCase(trx, actor, task.case_id);
     let userId: number | null = null;
     let teamId: number | null = to.teamId ?? task.responsible_team_id;
     if (to.userId !== undefined) {
@@ -527,7 +477,7 @@ export const ADHOC_CODE = ADHOC_TASK_CODE;
 export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, input: AdhocTaskInput): Promise<number> {
   const id = await db.transaction().execute(async (trx) => {
     // Only on a case the actor may see (a role with wf_tareas create alone is not staff).
-    const c = await lockVisibleCase(trx, actor, input.caseId);
+    const c = await lockCase(trx, actor, input.caseId);
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     // A team given with a user is shown with the task: it must be one of the tenant's too.
     if (input.teamId !== undefined) {
@@ -612,4 +562,3 @@ export async function markOverdueTasks(db: Db, env: EngineEnv, limit = 500): Pro
   return count;
 }
 
-export { closeOpenTasks, setCaseState };

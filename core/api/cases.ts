@@ -1,0 +1,113 @@
+/**
+ * The cases API's contract, shared by the server (its routes validate and
+ * serialise with these) and the browser (which takes its types from them
+ * through `Wire`). Request-only schemas that the browser never builds live in
+ * `server/modules/cases/schema.ts`.
+ */
+import { z } from 'zod';
+import { searchFiltersParam } from '../cases/search.js';
+import { CASE_STATES } from '../workflow/states.js';
+import { listQuery, listResponse } from './list.js';
+
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate');
+
+/** One row of the case list. */
+export const caseItemSchema = z.object({
+  id: z.number(),
+  number: z.string().nullable(),
+  state: z.enum(CASE_STATES),
+  protocolId: z.number(),
+  protocolName: z.string(),
+  caseType: z.string(),
+  ownerId: z.number(),
+  ownerName: z.string(),
+  applicant: z.string(),
+  docDate: z.date().nullable(),
+  possibleDuplicated: z.boolean(),
+  openTasks: z.number(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+
+/** What an actor may do on one case (policy.ts of the cases module decides; the web shows buttons from it). */
+export const CASE_ACTIONS = ['open', 'complete', 'close', 'activate', 'changeOwner', 'participants', 'editData'] as const;
+export type CaseActionName = (typeof CASE_ACTIONS)[number];
+
+/** GET /api/cases/:id. */
+export const caseDetailSchema = caseItemSchema.extend({
+  data: z.record(z.string(), z.unknown()),
+  /** Names of the master items the data holds, by field and code. */
+  optionLabels: z.record(z.string(), z.record(z.string(), z.string())),
+  form: z.unknown(),
+  formId: z.number(),
+  version: z.number(),
+  participants: z.array(z.object({ id: z.number(), name: z.string() })),
+  actions: z.array(z.enum(CASE_ACTIONS)),
+  canSeeHistory: z.boolean(),
+  canSeeSimilar: z.boolean(),
+});
+
+/** The list's filters, shared by the list, its count, the export and saved searches. */
+export const caseFiltersSchema = listQuery(['doc_date', 'serial', 'state', 'created_at', 'updated_at']).extend({
+  state: z.union([z.enum(CASE_STATES), z.array(z.enum(CASE_STATES))]).optional(),
+  protocolId: z.coerce.number().int().positive().optional(),
+  ownerId: z.coerce.number().int().positive().optional(),
+  teamId: z.coerce.number().int().positive().optional(),
+  /** Days in the tenant's time zone (YYYY-MM-DD), both ends included. */
+  from: dateText.optional(),
+  to: dateText.optional(),
+  possibleDuplicated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** The advanced search: a JSON list of [column, operator, value] rows (core/cases/search.ts), each value parsed for its column. */
+  filters: searchFiltersParam.optional(),
+});
+export type CaseFilters = z.infer<typeof caseFiltersSchema>;
+
+const capped = z.boolean().describe('true when the total is a floor: more rows match than were counted');
+export const caseListSchema = listResponse(caseItemSchema).extend({ capped });
+export const caseCountSchema = z.object({ total: z.number().int(), capped });
+
+/** GET /api/cases/:id/history: every transition and field change, with who and when. */
+export const caseEventSchema = z.object({
+  id: z.number(),
+  action: z.string(),
+  type: z.string(),
+  userName: z.string().nullable(),
+  taskName: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+  at: z.date(),
+});
+
+/** A draft: GET /api/cases/drafts/:id (and what POST /api/cases/drafts answers). */
+export const draftSchema = z.object({
+  id: z.number(),
+  protocolId: z.number(),
+  protocolName: z.string(),
+  formId: z.number(),
+  data: z.record(z.string(), z.unknown()),
+  form: z.unknown(),
+  version: z.number(),
+  updatedAt: z.date(),
+});
+
+/** GET /api/cases/new-options: what a new application can start from, and whether applications are open. */
+export const newOptionsSchema = z.object({
+  open: z.boolean(),
+  autosaveSeconds: z.number(),
+  protocols: z.array(z.object({ id: z.number(), name: z.string(), caseType: z.string(), formId: z.number(), form: z.unknown() })),
+});
+
+/** A background export and its progress. */
+export const caseExportSchema = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  format: z.enum(['csv', 'xlsx']),
+  done: z.number(),
+  total: z.number(),
+  filename: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+export const savedSearchSchema = z.object({ id: z.number(), name: z.string(), query: z.record(z.string(), z.unknown()) });
+
+/** What a bulk action did: the cases it changed, and why the others were not. */
+export const bulkResultSchema = z.object({ done: z.array(z.number()), failed: z.array(z.object({ id: z.number(), message: z.string() })) });

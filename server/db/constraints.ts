@@ -1,0 +1,31 @@
+/**
+ * Unique constraints as domain errors, in one place. A write that breaks one
+ * throws PostgreSQL's unique violation (23505), naming the constraint;
+ * `plugins/errors.ts` answers it with the code below, so no handler catches
+ * and maps it by hand. A constraint not listed here stays an internal error:
+ * a duplicate the code should have prevented (a number, a token) is a bug.
+ */
+import { AppError } from '../errors.js';
+
+const duplicate = (field: string) => () => new AppError('DUPLICATE', { field });
+
+const UNIQUE: Record<string, () => AppError> = {
+  acl_roles_code: duplicate('code'),
+  teams_name: duplicate('name'),
+  team_members_unique: duplicate('userId'),
+  masters_code: duplicate('code'),
+  master_items_code: duplicate('code'),
+  forms_code: duplicate('code'),
+  external_hosts_unique: duplicate('host'),
+  protocols_code: duplicate('code'),
+  users_email_unique: () => new AppError('EMAIL_TAKEN'),
+  users_docnumber_unique: duplicate('docnumber'),
+  saved_searches_name: duplicate('name'),
+};
+
+/** The domain error of a unique violation, or undefined for any other error. */
+export function uniqueViolation(error: unknown): AppError | undefined {
+  const e = error as { code?: unknown; constraint?: unknown };
+  if (e?.code !== '23505' || typeof e.constraint !== 'string') return undefined;
+  return UNIQUE[e.constraint]?.();
+}

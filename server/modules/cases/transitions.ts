@@ -1,0 +1,35 @@
+/**
+ * The one writer of a case's state. Every change of state, asked for by a
+ * person (commands.ts) or caused by the task engine (a flagged
+ * inconsistency, a rejection, a restarted task), goes through `setCaseState`
+ * inside the caller's transaction, with the case locked: the state table of
+ * core/workflow/states.ts decides, and the history records it.
+ */
+import { sql, type Transaction } from 'kysely';
+import { type CaseAction, type CaseState, nextCaseState } from '../../../core/workflow/states.js';
+import type { Database } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import type { Doer } from '../acl/policy.js';
+import { recordEvent } from './history.js';
+import type { CaseRow } from './repo.js';
+
+const FINAL: ReadonlySet<CaseState> = new Set(['CLOSED', 'REJECTED', 'SUCCESS']);
+
+export async function setCaseState(
+  trx: Transaction<Database>,
+  c: CaseRow,
+  action: CaseAction,
+  doer: Doer | null,
+  detail: Record<string, unknown> = {},
+  data?: Record<string, unknown>,
+): Promise<void> {
+  const next = nextCaseState(c.state as CaseState, action);
+  if (!next) throw new AppError('INVALID_TRANSITION', { state: c.state, action });
+  await trx
+    .updateTable('cases')
+    .set({ state: next, version: sql`version + 1`, updated_at: new Date(), ...(FINAL.has(next) ? { closed_at: new Date() } : {}), ...(data ? { data: JSON.stringify(data) } : {}) })
+    .where('id', '=', c.id)
+    .execute();
+  await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
+  c.state = next;
+}
