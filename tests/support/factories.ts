@@ -48,3 +48,81 @@ export async function makeProject(db: Db, overrides: Partial<Insertable<Projects
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A form of the tenant with one version: a text field and a file field unless a definition is given. */
+export async function makeForm(db: Db, entityId: number, options: { code?: string; definition?: Record<string, unknown> } = {}) {
+  const u = unique();
+  const definition = options.definition ?? {
+    name: `Form ${u}`,
+    fields: [
+      { name: 'firstName', type: 'text', label: 'Nombre', label_en: 'First name' },
+      { name: 'proof', type: 'file', label: 'Soporte', label_en: 'Proof' },
+    ],
+  };
+  const form = await db
+    .insertInto('forms')
+    .values({ entity_id: entityId, code: options.code ?? `form-${u}`, name: String(definition.name ?? `Form ${u}`) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const version = await db
+    .insertInto('form_versions')
+    .values({ entity_id: entityId, form_id: form.id, version: 1, definition: JSON.stringify(definition) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...form, versionId: version.id };
+}
+
+/** A protocol of the tenant published as version 1: one task without a form, for the case's owner, on its main form (made when not given). */
+export async function makeProtocol(db: Db, entityId: number, options: { mainForm?: { id: number; versionId: number }; code?: string } = {}) {
+  const u = unique();
+  const mainForm = options.mainForm ?? (await makeForm(db, entityId));
+  const draft = { start: ['review'], tasks: [{ code: 'review', name: 'Review', formId: null, responsible: { kind: 'owner' }, expirationDays: null, join: 'any', onAccept: [], onReject: null }] };
+  const protocol = await db
+    .insertInto('protocols')
+    .values({ entity_id: entityId, code: options.code ?? `protocol-${u}`, name: `Protocol ${u}`, case_type: 'RADICACION_INTERNA', main_form_id: mainForm.id, draft: JSON.stringify(draft), published_version: 1 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const version = await db
+    .insertInto('protocol_versions')
+    .values({ entity_id: entityId, protocol_id: protocol.id, version: 1, definition: JSON.stringify({ ...draft, mainFormVersionId: mainForm.versionId }) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...protocol, versionId: version.id, formVersionId: mainForm.versionId };
+}
+
+/**
+ * A case of the protocol's tenant, owned by `ownerId`: a draft unless another
+ * state is given (a case past the draft gets a number). Its participants are
+ * added when given. No tasks are started.
+ */
+export async function makeCase(
+  db: Db,
+  protocol: { id: number; entity_id: number; versionId: number; formVersionId: number; case_type: string },
+  options: { ownerId: number; projectId?: number; state?: string; data?: Record<string, unknown>; participantIds?: number[] },
+) {
+  const projectId = options.projectId ?? (await makeProject(db, { entity_id: protocol.entity_id })).id;
+  const state = options.state ?? 'DRAFT';
+  const u = unique();
+  const c = await db
+    .insertInto('cases')
+    .values({
+      entity_id: protocol.entity_id, project_id: projectId, protocol_id: protocol.id, protocol_version_id: protocol.versionId, form_version_id: protocol.formVersionId,
+      owner_id: options.ownerId, case_type: protocol.case_type, state, data: JSON.stringify(options.data ?? {}),
+      ...(state === 'DRAFT' ? {} : { serial: `2026-01-${u}`, serial_month: '2026-01', serial_seq: parseInt(u, 16) }),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (options.participantIds?.length) {
+    await db.insertInto('case_participants').values(options.participantIds.map((user_id) => ({ case_id: c.id, user_id, entity_id: c.entity_id }))).execute();
+  }
+  return c;
+}
+
+/** A file row uploaded by `createdBy` in the tenant (nothing on disk: enough for links and their rules). */
+export async function makeFile(db: Db, entityId: number, createdBy: number | null, overrides: { name?: string; public?: boolean } = {}) {
+  return db
+    .insertInto('files')
+    .values({ id: crypto.randomUUID(), entity_id: entityId, name: 'proof.pdf', extension: 'pdf', mime: 'application/pdf', size: 10, sha256: '0'.repeat(64), public: false, created_by: createdBy, ...overrides })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

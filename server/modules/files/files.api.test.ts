@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { MAX_UPLOAD_MB } from './routes.js';
+import { MAX_UPLOAD_MB } from './storage.js';
 
 let t: TestApp;
 let dataDir: string;

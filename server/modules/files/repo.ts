@@ -4,10 +4,14 @@
  * `findReadableFile` applies all of it: a handler cannot hand out a link to a
  * file of a record its caller may not read.
  */
-import { type SqlBool, sql } from 'kysely';
+import { type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
 import type { Actor } from '../acl/policy.js';
 import { isStaff, visibleCases } from '../cases/policy.js';
+import { entityFolder } from './storage.js';
+
+type Trx = Transaction<Database>;
 
 export interface ReadableFile {
   id: string;
@@ -24,9 +28,10 @@ const holds = (column: 'c.data' | 't.data', fileId: string) =>
 /**
  * The file, when the actor may read it: a public file of the tenant; a file
  * the actor uploaded; a file held by a case (or draft) the actor may see, or
- * by a task of such a case. Staff see every case of the tenant, so for them
- * only another person's draft keeps a file out of reach (drafts are their
- * owner's alone). Anything else is not found.
+ * by a task of such a case. Drafts are their owner's alone: staff see every
+ * case of the tenant, so for them only another person's draft keeps a file
+ * out of reach; a participant of a case does not read its owner's draft.
+ * Anything else is not found.
  */
 export async function findReadableFile(db: Db, actor: Actor, fileId: string): Promise<ReadableFile | undefined> {
   const file = await db
@@ -56,6 +61,8 @@ export async function findReadableFile(db: Db, actor: Actor, fileId: string): Pr
     .selectFrom('cases as c')
     .where('c.entity_id', '=', actor.entityId)
     .where(visibleCases(actor) as never)
+    // A draft is its owner's alone, whoever else takes part in the case.
+    .where((eb) => eb.or([eb('c.state', '!=', 'DRAFT'), eb('c.owner_id', '=', actor.userId)]))
     .where((eb) =>
       eb.or([
         holds('c.data', fileId),
@@ -65,4 +72,59 @@ export async function findReadableFile(db: Db, actor: Actor, fileId: string): Pr
     .select('c.id')
     .executeTakeFirst();
   return inCase ? readable : undefined;
+}
+
+// ---------------------------------------------------------------- uploads
+
+/** The actor's tenant folder on disk. */
+export async function tenantFolder(db: Db, actor: Actor): Promise<string> {
+  const entity = await db.selectFrom('entities').where('id', '=', actor.entityId).select(['name', 'docnumber']).executeTakeFirstOrThrow();
+  return entityFolder(entity);
+}
+
+/**
+ * The tenant's disk quota and what its files use, with the tenant locked
+ * until the transaction ends: two uploads cannot both take the last room.
+ */
+export async function lockDiskUse(trx: Trx, actor: Actor): Promise<{ usedBytes: number; quotaBytes: number }> {
+  const entity = await trx.selectFrom('entities').where('id', '=', actor.entityId).select('disk_quota_mb').forUpdate().executeTakeFirstOrThrow();
+  const used = await trx.selectFrom('files').where('entity_id', '=', actor.entityId).select(sql<string>`coalesce(sum(size), 0)`.as('n')).executeTakeFirstOrThrow();
+  return { usedBytes: Number(used.n), quotaBytes: entity.disk_quota_mb * 1024 * 1024 };
+}
+
+export interface NewFile {
+  id: string;
+  name: string;
+  extension: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  public: boolean;
+}
+
+/** Records an upload of the actor in its tenant; answers the file as the API shows it. */
+export async function insertFile(trx: Trx, actor: Actor, file: NewFile) {
+  const row = await trx
+    .insertInto('files')
+    .values({ ...file, entity_id: actor.entityId, created_by: actor.userId })
+    .returning(['id', 'name', 'extension', 'size', 'public', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, name: row.name, extension: row.extension, size: row.size, public: row.public, createdAt: row.created_at };
+}
+
+// ---------------------------------------------------------------- downloads
+
+/**
+ * The file a signed link names, with its tenant's folder. No actor: the
+ * download route is reached by a link that `links.ts` signed for a reader
+ * `findReadableFile` allowed, and is called only once the signature holds.
+ */
+export async function findLinkedFile(db: Db, fileId: string) {
+  const file = await db
+    .selectFrom('files as f')
+    .innerJoin('entities as e', 'e.id', 'f.entity_id')
+    .where('f.id', '=', fileId)
+    .select(['f.name', 'f.extension', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
+    .executeTakeFirst();
+  return file && { name: file.name, extension: file.extension, public: file.public, size: file.size, folder: entityFolder({ name: file.entity_name, docnumber: file.docnumber }) };
 }
