@@ -20,12 +20,14 @@ import { translate } from '../../i18n.js';
 import type { Actor, Doer } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
 import { queueMail } from '../mail/outbox.js';
-import { assertCanAssign, assertCanDecide, assertCanRestart } from './policy.js';
 import { recordEvent as audit } from '../cases/history.js';
 import { type CaseRow, lockCase } from '../cases/repo.js';
 import { setCaseState } from '../cases/transitions.js';
+import type { TaskActionName } from '../../../core/api/tasks.js';
+import { assertMayActOnTask, mayActOnTask } from '../tasks/policy.js';
+import { lockTask, lockTaskAndCase, relationTo, type TaskRow } from '../tasks/repo.js';
 
-export type { CaseRow, Doer };
+export type { CaseRow, Doer, TaskRow };
 
 type Trx = Transaction<Database>;
 
@@ -37,63 +39,25 @@ export interface EngineEnv {
 }
 
 
-export interface TaskRow {
-  id: number;
-  entity_id: number;
-  case_id: number;
-  code: string;
-  name: string;
-  form_version_id: number | null;
-  state: string;
-  responsible_user_id: number | null;
-  responsible_team_id: number | null;
-  data: Record<string, unknown>;
-  expiration_days: number | null;
-  version: number;
-}
-
 const userIdOf = (d: Doer) => ('system' in d ? null : d.userId);
 const roleOf = (d: Doer) => ('system' in d ? undefined : d.role.code);
 
-// ---------------------------------------------------------------- loading
+// ---------------------------------------------------------------- loading and checking
 
-export async function lockTask(trx: Trx, entityId: number, taskId: number): Promise<TaskRow> {
-  const task = await trx
-    .selectFrom('tasks')
-    .where('id', '=', taskId)
-    .where('entity_id', '=', entityId)
-    .select(['id', 'entity_id', 'case_id', 'code', 'name', 'form_version_id', 'state', 'responsible_user_id', 'responsible_team_id', 'data', 'expiration_days', 'version'])
-    .forUpdate()
-    .executeTakeFirst();
-  if (!task) throw new AppError('NOT_FOUND');
-  return task;
+/**
+ * Refuses a person who may not do this to the task (tasks/policy.ts); the
+ * system acts as itself. The task came through a lock of tasks/repo.ts, so the
+ * person may see it. Their teams are looked up only when their rights and
+ * being the responsible are not enough.
+ */
+async function assertMay(trx: Trx, doer: Doer, task: TaskRow, action: TaskActionName): Promise<void> {
+  if ('system' in doer) return;
+  if (mayActOnTask(doer, { responsible: task.responsible_user_id === doer.userId, team: null }, action)) return;
+  assertMayActOnTask(doer, await relationTo(trx, doer, task), action);
 }
-
 
 // Published protocol versions never change: keep the parsed ones.
 const protocolCache = new Map<number, ProtocolDefinition>();
-
-/** The task and its case, both locked, in one statement. */
-async function lockTaskAndCase(trx: Trx, entityId: number, taskId: number): Promise<{ task: TaskRow; c: CaseRow }> {
-  const row = await trx
-    .selectFrom('tasks as t')
-    .innerJoin('cases as c', 'c.id', 't.case_id')
-    .where('t.id', '=', taskId)
-    .where('t.entity_id', '=', entityId)
-    .select([
-      't.id', 't.entity_id', 't.case_id', 't.code', 't.name', 't.form_version_id', 't.state', 't.responsible_user_id', 't.responsible_team_id', 't.data',
-      't.expiration_days', 't.version', 'c.project_id', 'c.protocol_id', 'c.protocol_version_id', 'c.owner_id', 'c.serial', 'c.state as case_state',
-      'c.data as case_data', 'c.version as case_version',
-    ])
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND');
-  const { project_id, protocol_id, protocol_version_id, owner_id, serial, case_state, case_data, case_version, ...task } = row;
-  return {
-    task,
-    c: { id: row.case_id, entity_id: row.entity_id, project_id, protocol_id, protocol_version_id, owner_id, serial, state: case_state, data: case_data, version: case_version },
-  };
-}
 
 async function protocolDefinition(trx: Trx, versionId: number | null): Promise<ProtocolDefinition> {
   if (!versionId) throw new AppError('CASE_NOT_OPEN');
@@ -357,8 +321,8 @@ export interface DecideInput {
 
 export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: DecideInput = {}): Promise<{ created: number[] }> {
   const result = await db.transaction().execute(async (trx) => {
-    const { task, c } = await lockTaskAndCase(trx, actor.entityId, taskId);
-    if (!('system' in actor)) await assertCanDecide(trx, actor, task);
+    const { task, c } = await lockTaskAndCase(trx, actor, taskId);
+    await assertMay(trx, actor, task, 'accept');
     if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
     const next = transition(task.state, 'accept');
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
@@ -388,8 +352,8 @@ export interface RejectInput {
 /** Back to a named earlier task (its data kept, the reason shown), or the end as not eligible (tarea_retorno = -1). */
 export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: RejectInput): Promise<{ created: number[]; notEligible: boolean }> {
   const result = await db.transaction().execute(async (trx) => {
-    const { task, c } = await lockTaskAndCase(trx, actor.entityId, taskId);
-    if (!('system' in actor)) await assertCanDecide(trx, actor, task);
+    const { task, c } = await lockTaskAndCase(trx, actor, taskId);
+    await assertMay(trx, actor, task, 'reject');
     if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
     const next = transition(task.state, 'reject');
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
@@ -419,10 +383,10 @@ export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
 /** Gives a decided or flagged task back to work. */
 export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const task = await lockTask(trx, actor.entityId, taskId);
-    await assertCanRestart(trx, actor, task);
+    // The task and its case: one the actor may see, whether or not it may see the case by itself (its team's task).
+    const { task, c } = await lockTaskAndCase(trx, actor, taskId);
+    await assertMay(trx, actor, task, 'restart');
     const next = transition(task.state, 'restart');
-    const c = await lockCase(trx, actor, task.case_id);
     if (c.state === 'INCONSISTENCY') await setCaseState(trx, c, 'activate', actor, { reason: 'task_restarted' });
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     await trx
@@ -438,10 +402,9 @@ export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: 
 /** Changes who does a task: a named user of the tenant, or the next member of a team. */
 export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: number, to: { userId?: number; teamId?: number }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const task = await lockTask(trx, actor.entityId, taskId);
-    await assertCanAssign(trx, actor, task);
+    const { task, c } = await lockTaskAndCase(trx, actor, taskId);
+    await assertMay(trx, actor, task, 'assign');
     const next = transition(task.state, 'assign');
-    const c = await lockCase(trx, actor, task.case_id);
     let userId: number | null = null;
     let teamId: number | null = to.teamId ?? task.responsible_team_id;
     if (to.userId !== undefined) {
@@ -531,8 +494,8 @@ export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, inpu
 /** Saves task form values without deciding (a draft of the task form). */
 export async function saveTaskData(db: Db, actor: Actor, taskId: number, data: Record<string, unknown>, version?: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const task = await lockTask(trx, actor.entityId, taskId);
-    await assertCanDecide(trx, actor, task);
+    const task = await lockTask(trx, actor, taskId);
+    await assertMay(trx, actor, task, 'save');
     if (version !== undefined && version !== task.version) throw new AppError('STALE_TASK');
     if (!['PENDING', 'INCONSISTENCY'].includes(task.state)) throw new AppError('INVALID_TRANSITION', { state: task.state, action: 'save' });
     const row = await trx.updateTable('tasks').set({ data: JSON.stringify(data), version: sql`version + 1`, updated_at: new Date() }).where('id', '=', task.id).returning('version').executeTakeFirstOrThrow();
