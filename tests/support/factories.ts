@@ -126,3 +126,21 @@ export async function makeFile(db: Db, entityId: number, createdBy: number | nul
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A team of the tenant (least loaded, active unless told). */
+export async function makeTeam(db: Db, entityId: number, overrides: { name?: string; assignment?: 'round_robin' | 'least_loaded'; active?: boolean; description?: string } = {}) {
+  return db
+    .insertInto('teams')
+    .values({ name: `Team ${unique()}`, ...overrides, entity_id: entityId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A user's membership of a team (a member unless told). */
+export async function makeTeamMember(db: Db, team: { id: number; entity_id: number }, userId: number, overrides: { role?: 'leader' | 'member'; active?: boolean } = {}) {
+  return db
+    .insertInto('team_members')
+    .values({ role: 'member', ...overrides, entity_id: team.entity_id, team_id: team.id, user_id: userId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
