@@ -90,6 +90,8 @@ export async function makeProtocol(db: Db, entityId: number, options: { mainForm
   return { ...protocol, versionId: version.id, formVersionId: mainForm.versionId };
 }
 
+type CaseState = import('../../core/workflow/states.js').CaseState;
+
 /**
  * A case of the protocol's tenant, owned by `ownerId`: a draft unless another
  * state is given (a case past the draft gets a number). Its participants are
@@ -98,10 +100,10 @@ export async function makeProtocol(db: Db, entityId: number, options: { mainForm
 export async function makeCase(
   db: Db,
   protocol: { id: number; entity_id: number; versionId: number; formVersionId: number; case_type: string },
-  options: { ownerId: number; projectId?: number; state?: string; data?: Record<string, unknown>; participantIds?: number[] },
+  options: { ownerId: number; projectId?: number; state?: CaseState; data?: Record<string, unknown>; participantIds?: number[] },
 ) {
   const projectId = options.projectId ?? (await makeProject(db, { entity_id: protocol.entity_id })).id;
-  const state = options.state ?? 'DRAFT';
+  const state: CaseState = options.state ?? 'DRAFT';
   const u = unique();
   const c = await db
     .insertInto('cases')

@@ -3,7 +3,7 @@ import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import { createDraft, submitCase } from '../../modules/cases/commands.js';
 import { lockCase } from '../../modules/cases/repo.js';
 import { setCaseState } from '../../modules/cases/transitions.js';
-import { publishProtocol } from '../../modules/protocols/service.js';
+import { publishProtocol } from '../../modules/protocols/commands.js';
 import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, rejectTask } from '../../modules/workflow/engine.js';
 import { actorForUser } from '../../modules/auth/sessions.js';
 import type { Db } from '../pool.js';
@@ -89,7 +89,7 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await publishProtocol(trx, entityId, row.id, coordinator, 'en');
+    await publishProtocol(trx, await actorForUser(trx, coordinator), row.id, 'en');
     return row.id;
   });
 

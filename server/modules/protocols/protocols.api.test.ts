@@ -93,6 +93,21 @@ describe('protocols', () => {
     expect(res.counts.ACCEPTED).toBeGreaterThan(5);
   });
 
+  it('refuse a code the tenant uses already, on create and on save', async () => {
+    const p = await rental();
+    const main = await formId('rental-application');
+    const body = { code: p.code, name: 'Copy', caseType: 'RADICACION_INTERNA', mainFormId: main, definition: { start: ['a'], tasks: [{ code: 'a', name: 'A', responsible: { kind: 'owner' } }] } };
+    const created = await req('POST', '/api/protocols', coordinator, body);
+    expect(created.statusCode).toBe(409);
+    expect(created.json<Err>().error.code).toBe('DUPLICATE');
+    const other = await req('POST', '/api/protocols', coordinator, { ...body, code: 'copy-of-rental' });
+    expect(other.statusCode).toBe(201);
+    const renamed = await req('PUT', `/api/protocols/${other.json<Detail>().id}`, coordinator, body);
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json<Err>().error.code).toBe('DUPLICATE');
+    expect((await req('DELETE', `/api/protocols/${other.json<Detail>().id}`, coordinator)).statusCode).toBe(204);
+  });
+
   it('cannot be deleted while cases use them; another tenant sees 404', async () => {
     const p = await rental();
     expect((await req('DELETE', `/api/protocols/${p.id}`, coordinator)).json<Err>().error.code).toBe('IN_USE');

@@ -1,0 +1,154 @@
+/**
+ * What changes protocols, as named verbs: create and save a draft (checked
+ * against the tenant's forms, teams and users), publish it, and import an
+ * exported protocol with its forms. Each is one transaction taking the actor
+ * first; REST routes and the seed call these same functions.
+ *
+ * Publishing freezes the draft as a numbered version with the current
+ * versions of its forms, which become "in use" (their next save makes a new
+ * version), so running cases keep what they started with.
+ */
+import type { Transaction } from 'kysely';
+import type { z } from 'zod';
+import type { protocolFileSchema } from '../../../core/api/protocols.js';
+import { type FormDefinition, FormDefinitionError, parseFormDefinition } from '../../../core/forms/definition.js';
+import { parseProtocolDefinition, type ProtocolDefinition, ProtocolDefinitionError, type ProtocolProblem } from '../../../core/workflow/protocol.js';
+import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { translate } from '../../i18n.js';
+import type { Actor, Doer } from '../acl/policy.js';
+import {
+  addProtocolVersion,
+  assertMainForm,
+  currentFormVersions,
+  findProtocol,
+  formCodesOf,
+  insertForm,
+  insertProtocol,
+  knownIds,
+  lockProtocol,
+  markFormVersionsInUse,
+  type ProtocolBody,
+  responsiblesByName,
+  updateProtocol,
+} from './repo.js';
+
+type Trx = Transaction<Database>;
+type Lang = 'en' | 'es';
+
+function toAppError(problems: ProtocolProblem[], lang: Lang): AppError {
+  return new AppError('UNPROCESSABLE', {}, problems.map((p) => ({ path: p.path, message: translate(lang, p.reason, p.params) })));
+}
+
+/** Parses a definition and checks that what it names exists in the tenant; a 422 lists every problem. */
+export async function checkProtocolDefinition(trx: Trx, doer: Doer, input: unknown, lang: Lang): Promise<ProtocolDefinition> {
+  let def: ProtocolDefinition;
+  try {
+    def = parseProtocolDefinition(input);
+  } catch (e) {
+    if (!(e instanceof ProtocolDefinitionError)) throw e;
+    throw toAppError(e.problems, lang);
+  }
+  const formIds = [...new Set(def.tasks.map((t) => t.formId).filter((id): id is number => id !== null))];
+  const teamIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'team' ? [t.responsible.teamId] : [])))];
+  const userIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'user' ? [t.responsible.userId] : [])))];
+  const [forms, teams, users] = await Promise.all([knownIds(trx, doer, 'forms', formIds), knownIds(trx, doer, 'teams', teamIds), knownIds(trx, doer, 'users', userIds)]);
+  const problems: ProtocolProblem[] = [];
+  for (const t of def.tasks) {
+    if (t.formId !== null && !forms.has(t.formId)) problems.push({ path: `tasks.${t.code}.formId`, reason: 'protocols.def.unknownForm' });
+    if (t.responsible.kind === 'team' && !teams.has(t.responsible.teamId)) problems.push({ path: `tasks.${t.code}.responsible`, reason: 'protocols.def.unknownTeam' });
+    if (t.responsible.kind === 'user' && !users.has(t.responsible.userId)) problems.push({ path: `tasks.${t.code}.responsible`, reason: 'protocols.def.unknownUser' });
+  }
+  if (problems.length) throw toAppError(problems, lang);
+  return def;
+}
+
+/** A new protocol whose draft is checked; not published. */
+export async function createProtocol(db: Db, actor: Actor, body: ProtocolBody, lang: Lang): Promise<number> {
+  await assertMainForm(db, actor, body.mainFormId);
+  return db.transaction().execute(async (trx) => insertProtocol(trx, actor, body, await checkProtocolDefinition(trx, actor, body.definition, lang)));
+}
+
+/** Saves a protocol's draft and settings; published versions do not change. */
+export async function saveProtocol(db: Db, actor: Actor, id: number, body: ProtocolBody, lang: Lang): Promise<void> {
+  await findProtocol(db, actor, id);
+  await assertMainForm(db, actor, body.mainFormId);
+  await db.transaction().execute(async (trx) => updateProtocol(trx, actor, id, body, await checkProtocolDefinition(trx, actor, body.definition, lang)));
+}
+
+/**
+ * Freezes the draft as the next version, with the current versions of its
+ * forms. In the caller's transaction when given one (the seed creates and
+ * publishes at once), in its own otherwise.
+ */
+export async function publishProtocol(db: Db | Trx, doer: Doer, protocolId: number, lang: Lang): Promise<number> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => publishProtocol(trx, doer, protocolId, lang));
+  const trx = db as Trx;
+  const protocol = await lockProtocol(trx, doer, protocolId);
+  const def = await checkProtocolDefinition(trx, doer, protocol.draft, lang);
+  const formIds = [...new Set([protocol.main_form_id, ...def.tasks.map((t) => t.formId).filter((id): id is number => id !== null)])];
+  const current = await currentFormVersions(trx, doer, formIds);
+  const mainFormVersionId = current.get(protocol.main_form_id);
+  if (!mainFormVersionId) throw new AppError('UNPROCESSABLE', {}, [{ path: 'mainFormId', message: translate(lang, 'protocols.def.unknownForm') }]);
+  const frozen: ProtocolDefinition = {
+    ...def,
+    mainFormVersionId,
+    tasks: def.tasks.map((t) => ({ ...t, formVersionId: t.formId === null ? undefined : current.get(t.formId) })),
+  };
+  await markFormVersionsInUse(trx, doer, [...current.values()]);
+  return addProtocolVersion(trx, doer, protocolId, frozen, 'system' in doer ? null : doer.userId);
+}
+
+export type ProtocolFile = z.infer<typeof protocolFileSchema>;
+
+/**
+ * Imports an exported protocol with its forms: all of it, or nothing. Forms
+ * whose code the tenant uses already get a suffix (an import never
+ * overwrites); responsibles are found by team name and user email. The
+ * protocol comes in unpublished.
+ */
+export async function importProtocol(db: Db, actor: Actor, f: ProtocolFile, lang: Lang): Promise<number> {
+  const problems: Array<{ path: string; message: string }> = [];
+  const forms = new Map<string, FormDefinition>();
+  f.forms.forEach((form, i) => {
+    try {
+      forms.set(form.code, parseFormDefinition(form.definition));
+    } catch (e) {
+      if (!(e instanceof FormDefinitionError)) throw e;
+      for (const p of e.problems) problems.push({ path: `forms.${i}.${p.path}`, message: translate(lang, p.reason, p.params) });
+    }
+  });
+  const def = f.protocol.definition as { tasks?: Array<Record<string, unknown>> } & Record<string, unknown>;
+  if (!forms.has(f.protocol.mainForm)) problems.push({ path: 'protocol.mainForm', message: translate(lang, 'protocols.def.unknownForm') });
+  const { teamsByName, usersByEmail } = await responsiblesByName(db, actor);
+  for (const [i, t] of (Array.isArray(def?.tasks) ? def.tasks : []).entries()) {
+    if (t.formId !== null && t.formId !== undefined && !forms.has(String(t.formId))) problems.push({ path: `protocol.definition.tasks.${i}.formId`, message: translate(lang, 'protocols.def.unknownForm') });
+    const r = t.responsible as { kind?: string; teamId?: number; userId?: number } | undefined;
+    if (r?.kind === 'team' && !teamsByName.has(f.teams[String(r.teamId)] ?? '')) problems.push({ path: `protocol.definition.tasks.${i}.responsible`, message: translate(lang, 'protocols.def.unknownTeam') });
+    if (r?.kind === 'user' && !usersByEmail.has((f.users[String(r.userId)] ?? '').toLowerCase())) problems.push({ path: `protocol.definition.tasks.${i}.responsible`, message: translate(lang, 'protocols.def.unknownUser') });
+  }
+  if (problems.length) throw new AppError('UNPROCESSABLE', {}, problems);
+  return db.transaction().execute(async (trx) => {
+    const taken = await formCodesOf(trx, actor);
+    const newIds = new Map<string, number>();
+    for (const [codeIn, formDef] of forms) {
+      let code = codeIn;
+      for (let n = 2; taken.has(code); n++) code = `${codeIn}-${n}`.slice(0, 63);
+      taken.add(code);
+      newIds.set(codeIn, await insertForm(trx, actor, code, formDef));
+    }
+    const mapped = {
+      ...def,
+      tasks: (def.tasks ?? []).map((t) => {
+        const r = t.responsible as { kind: string; teamId?: number; userId?: number };
+        const responsible =
+          r.kind === 'team' ? { kind: 'team', teamId: teamsByName.get(f.teams[String(r.teamId)]) } : r.kind === 'user' ? { kind: 'user', userId: usersByEmail.get(f.users[String(r.userId)].toLowerCase()) } : r;
+        return { ...t, formId: t.formId === null || t.formId === undefined ? null : newIds.get(String(t.formId)), responsible };
+      }),
+    };
+    const checked = await checkProtocolDefinition(trx, actor, mapped, lang);
+    const p = f.protocol;
+    return insertProtocol(trx, actor, { code: p.code, name: p.name, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number }, checked);
+  });
+}

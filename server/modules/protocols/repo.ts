@@ -1,0 +1,257 @@
+/**
+ * The protocols' SQL. Every finder takes the actor (or, for the seed and
+ * jobs, a system doer) and applies the tenant itself: a handler cannot reach
+ * another tenant's protocol. Protocols have no record rules beyond the
+ * tenant; the route's target (wf_protocolos) decides the rest. Rows are
+ * mapped to the API's shapes here.
+ */
+import { sql, type Transaction } from 'kysely';
+import type { z } from 'zod';
+import type { protocolBodySchema, protocolTasksQuery } from '../../../core/api/protocols.js';
+import { PROTOCOL_TASK_GROUPS } from '../../../core/api/protocols.js';
+import type { FormDefinition } from '../../../core/forms/definition.js';
+import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
+import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
+import { AppError } from '../../errors.js';
+import { containsPattern, paginate, type Page } from '../../lib/list.js';
+import type { Actor, Doer } from '../acl/policy.js';
+
+type Trx = Transaction<Database>;
+type Executor = Db | Trx;
+export type ProtocolBody = z.infer<typeof protocolBodySchema>;
+
+/** Where the public form of a protocol is found: PUBLIC_URL/publico/<entity>/<code>. */
+export interface Urls {
+  publicUrl: string;
+}
+
+// ---------------------------------------------------------------- reading
+
+function protocols(db: Executor, doer: Doer) {
+  return db
+    .selectFrom('protocols as p')
+    .innerJoin('forms as f', 'f.id', 'p.main_form_id')
+    .where('p.entity_id', '=', doer.entityId)
+    .select([
+      'p.id', 'p.code', 'p.name', 'p.description', 'p.case_type', 'p.public', 'p.main_form_id', 'f.name as main_form_name', 'p.published_version', 'p.draft',
+      sql<number>`jsonb_array_length(p.draft->'tasks')`.as('tasks'),
+      sql<number>`(select count(*) from cases c where c.protocol_id = p.id and c.state <> 'DRAFT')::int`.as('cases'),
+    ]);
+}
+type ProtocolRow = Awaited<ReturnType<ReturnType<typeof protocols>['executeTakeFirstOrThrow']>>;
+
+const summary = (actor: Actor, urls: Urls, p: ProtocolRow) => ({
+  id: p.id,
+  code: p.code,
+  name: p.name,
+  description: p.description,
+  caseType: p.case_type,
+  public: p.public,
+  mainFormId: p.main_form_id,
+  mainFormName: p.main_form_name,
+  publishedVersion: p.published_version,
+  tasks: p.tasks,
+  cases: p.cases,
+  publicUrl: `${urls.publicUrl}/publico/${encodeURIComponent(actor.entity.docnumber)}/${p.code}`,
+});
+
+/** A protocol of the doer's tenant; NOT_FOUND otherwise. */
+export async function findProtocol(db: Executor, doer: Doer, id: number): Promise<ProtocolRow> {
+  const p = await protocols(db, doer).where('p.id', '=', id).executeTakeFirst();
+  if (!p) throw new AppError('NOT_FOUND');
+  return p;
+}
+
+export async function listProtocols(db: Db, actor: Actor, urls: Urls, query: Page & { search?: string; sortBy?: 'name' | 'code'; descending?: boolean }) {
+  const { search, sortBy = 'name', descending } = query;
+  let q = protocols(db, actor);
+  if (search) q = q.where((eb) => eb.or([eb('p.name', 'ilike', containsPattern(search)), eb('p.code', 'ilike', containsPattern(search))]));
+  q = q.orderBy(`p.${sortBy}`, descending ? 'desc' : 'asc').orderBy('p.id');
+  const { rows, total } = await paginate(q, query);
+  return { items: rows.map((r) => summary(actor, urls, r)), total };
+}
+
+/** The definition without what publishing adds (frozen form versions), to compare a draft with a version. */
+const unfrozen = (d: unknown) =>
+  JSON.stringify({ ...(d as object), mainFormVersionId: undefined, tasks: (d as ProtocolDefinition).tasks.map((t) => ({ ...t, formVersionId: undefined })) });
+
+/** A protocol with its draft, its published versions, and whether the draft differs from the published one. */
+export async function protocolDetail(db: Db, actor: Actor, urls: Urls, id: number) {
+  const p = await findProtocol(db, actor, id);
+  const versions = await db
+    .selectFrom('protocol_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.published_by')
+    .where('v.protocol_id', '=', p.id)
+    .where('v.entity_id', '=', actor.entityId)
+    .select(['v.version', 'v.published_at', 'u.name', 'v.definition'])
+    .orderBy('v.version', 'desc')
+    .execute();
+  const published = versions.find((v) => v.version === p.published_version);
+  return {
+    ...summary(actor, urls, p),
+    definition: p.draft,
+    versions: versions.map((v) => ({ version: v.version, publishedAt: v.published_at, publishedBy: v.name })),
+    changedSincePublished: !published || unfrozen(published.definition) !== unfrozen(p.draft),
+  };
+}
+
+/** A protocol's tasks in one state group, newest first, with the count of every group. */
+export async function protocolTasks(db: Db, actor: Actor, id: number, query: z.infer<typeof protocolTasksQuery>) {
+  const p = await findProtocol(db, actor, id);
+  const ofProtocol = db
+    .selectFrom('tasks as t')
+    .innerJoin('cases as c', 'c.id', 't.case_id')
+    .where('c.protocol_id', '=', p.id)
+    .where('t.entity_id', '=', actor.entityId);
+  const counts = await ofProtocol
+    .where('t.state', 'in', [...PROTOCOL_TASK_GROUPS])
+    .select(['t.state', sql<number>`count(*)::int`.as('n')])
+    .groupBy('t.state')
+    .execute();
+  const q = ofProtocol
+    .leftJoin('users as u', 'u.id', 't.responsible_user_id')
+    .leftJoin('teams as tm', 'tm.id', 't.responsible_team_id')
+    .where('t.state', '=', query.state)
+    .select(['t.id', 't.code', 't.name', 't.case_id', 'c.serial', 'u.name as responsible_name', 'tm.name as team_name', 't.due_at', 't.overdue'])
+    .orderBy('t.id', 'desc');
+  const { rows, total } = await paginate(q, query);
+  return {
+    counts: Object.fromEntries(PROTOCOL_TASK_GROUPS.map((s) => [s, counts.find((c) => c.state === s)?.n ?? 0])),
+    items: rows.map((r) => ({ id: r.id, code: r.code, name: r.name, caseId: r.case_id, caseNumber: r.serial, responsibleName: r.responsible_name, teamName: r.team_name, dueAt: r.due_at, overdue: r.overdue })),
+    total,
+  };
+}
+
+// ---------------------------------------------------------------- what a definition names
+
+/** Which of these ids are forms, teams or users of the doer's tenant. */
+export async function knownIds(db: Executor, doer: Doer, table: 'forms' | 'teams' | 'users', ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom(table).where('entity_id', '=', doer.entityId).where('id', 'in', ids).select('id').execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Refuses a main form that is not a form of the actor's tenant. */
+export async function assertMainForm(db: Executor, doer: Doer, formId: number): Promise<void> {
+  if (!(await knownIds(db, doer, 'forms', [formId])).has(formId)) throw new AppError('VALIDATION', {}, [{ path: 'mainFormId', message: 'validation.chooseOption' }]);
+}
+
+/** The tenant's teams by name and users by lower-cased email: how an imported protocol names its responsibles. */
+export async function responsiblesByName(db: Executor, doer: Doer) {
+  const [teams, users] = await Promise.all([
+    db.selectFrom('teams').where('entity_id', '=', doer.entityId).select(['id', 'name']).execute(),
+    db.selectFrom('users').where('entity_id', '=', doer.entityId).select(['id', 'email']).execute(),
+  ]);
+  return { teamsByName: new Map(teams.map((x) => [x.name, x.id])), usersByEmail: new Map(users.map((x) => [x.email.toLowerCase(), x.id])) };
+}
+
+// ---------------------------------------------------------------- writing
+
+const columns = (b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition) => ({
+  code: b.code, name: b.name, description: b.description, case_type: b.caseType, public: b.public, main_form_id: b.mainFormId, draft: JSON.stringify(draft),
+});
+
+export async function insertProtocol(trx: Trx, doer: Doer, b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition): Promise<number> {
+  const row = await trx.insertInto('protocols').values({ ...columns(b, draft), entity_id: doer.entityId }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateProtocol(trx: Trx, doer: Doer, id: number, b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition): Promise<void> {
+  const res = await trx.updateTable('protocols').set({ ...columns(b, draft), updated_at: new Date() }).where('id', '=', id).where('entity_id', '=', doer.entityId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new AppError('NOT_FOUND');
+}
+
+/** Deletes a protocol of the actor's tenant that no case uses (IN_USE otherwise). */
+export async function deleteProtocol(db: Db, actor: Actor, id: number): Promise<void> {
+  const p = await findProtocol(db, actor, id);
+  const anyCase = await db.selectFrom('cases').where('protocol_id', '=', p.id).select('id').executeTakeFirst();
+  if (anyCase) throw new AppError('IN_USE');
+  await db.deleteFrom('protocols').where('id', '=', p.id).where('entity_id', '=', actor.entityId).execute();
+}
+
+/** A form of the import, under a code free in the tenant, with its first version. */
+export async function insertForm(trx: Trx, actor: Actor, code: string, def: FormDefinition): Promise<number> {
+  const row = await trx.insertInto('forms').values({ entity_id: actor.entityId, code, name: def.name, description: def.description }).returning('id').executeTakeFirstOrThrow();
+  await trx.insertInto('form_versions').values({ entity_id: actor.entityId, form_id: row.id, version: 1, definition: JSON.stringify(def), created_by: actor.userId }).execute();
+  return row.id;
+}
+
+export async function formCodesOf(trx: Trx, doer: Doer): Promise<Set<string>> {
+  return new Set((await trx.selectFrom('forms').where('entity_id', '=', doer.entityId).select('code').execute()).map((x) => x.code));
+}
+
+// ---------------------------------------------------------------- publishing
+
+/** The protocol's draft, locked for publishing; NOT_FOUND outside the doer's tenant. */
+export async function lockProtocol(trx: Trx, doer: Doer, id: number) {
+  const p = await trx.selectFrom('protocols').where('id', '=', id).where('entity_id', '=', doer.entityId).select(['id', 'draft', 'main_form_id']).forUpdate().executeTakeFirst();
+  if (!p) throw new AppError('NOT_FOUND');
+  return p;
+}
+
+/** The current version id of each of these forms of the tenant, by form id. */
+export async function currentFormVersions(trx: Trx, doer: Doer, formIds: number[]): Promise<Map<number, number>> {
+  const rows = await trx
+    .selectFrom('forms as f')
+    .innerJoin('form_versions as v', (j) => j.onRef('v.form_id', '=', 'f.id').onRef('v.version', '=', 'f.current_version'))
+    .where('f.entity_id', '=', doer.entityId)
+    .where('f.id', 'in', formIds)
+    .select(['f.id as form_id', 'v.id'])
+    .execute();
+  return new Map(rows.map((v) => [v.form_id, v.id]));
+}
+
+/** Form versions a published protocol points at: their form's next save makes a new version. */
+export async function markFormVersionsInUse(trx: Trx, doer: Doer, versionIds: number[]): Promise<void> {
+  if (versionIds.length === 0) return;
+  await trx.updateTable('form_versions').set({ in_use: true }).where('entity_id', '=', doer.entityId).where('id', 'in', versionIds).execute();
+}
+
+/** Adds the next numbered version of a locked protocol and makes it the published one. */
+export async function addProtocolVersion(trx: Trx, doer: Doer, protocolId: number, frozen: ProtocolDefinition, publishedBy: number | null): Promise<number> {
+  const next = await trx
+    .selectFrom('protocol_versions')
+    .where('protocol_id', '=', protocolId)
+    .select(sql<number>`coalesce(max(version), 0) + 1`.as('n'))
+    .executeTakeFirstOrThrow();
+  await trx.insertInto('protocol_versions').values({ entity_id: doer.entityId, protocol_id: protocolId, version: next.n, definition: JSON.stringify(frozen), published_by: publishedBy }).execute();
+  await trx.updateTable('protocols').set({ published_version: next.n, updated_at: new Date() }).where('id', '=', protocolId).where('entity_id', '=', doer.entityId).execute();
+  return next.n;
+}
+
+// ---------------------------------------------------------------- export
+
+/** The protocol as one file: its forms by code (current versions), its responsibles by team name and user email. */
+export async function protocolFile(db: Db, actor: Actor, id: number) {
+  const p = await findProtocol(db, actor, id);
+  const def = p.draft as ProtocolDefinition;
+  const formIds = [...new Set([p.main_form_id, ...def.tasks.map((t) => t.formId).filter((x): x is number => x !== null)])];
+  const forms = await db
+    .selectFrom('forms as f')
+    .innerJoin('form_versions as v', (j) => j.onRef('v.form_id', '=', 'f.id').onRef('v.version', '=', 'f.current_version'))
+    .where('f.id', 'in', formIds)
+    .where('f.entity_id', '=', actor.entityId)
+    .select(['f.id', 'f.code', 'v.definition'])
+    .execute();
+  const formCode = new Map(forms.map((f) => [f.id, f.code]));
+  const teamIds = def.tasks.flatMap((t) => (t.responsible.kind === 'team' ? [t.responsible.teamId] : []));
+  const userIds = def.tasks.flatMap((t) => (t.responsible.kind === 'user' ? [t.responsible.userId] : []));
+  const teams = teamIds.length ? await db.selectFrom('teams').where('id', 'in', teamIds).where('entity_id', '=', actor.entityId).select(['id', 'name']).execute() : [];
+  const users = userIds.length ? await db.selectFrom('users').where('id', 'in', userIds).where('entity_id', '=', actor.entityId).select(['id', 'email']).execute() : [];
+  return {
+    code: p.code,
+    file: {
+      format: 'casebook-protocol' as const,
+      formatVersion: 1 as const,
+      protocol: {
+        code: p.code, name: p.name, description: p.description, caseType: p.case_type, public: p.public, mainForm: formCode.get(p.main_form_id) as string,
+        // Form ids become form codes; team and user ids are named in `teams` and `users`.
+        definition: { ...def, mainFormVersionId: undefined, tasks: def.tasks.map((t) => ({ ...t, formVersionId: undefined, formId: t.formId === null ? null : formCode.get(t.formId) })) },
+      },
+      forms: forms.map((f) => ({ code: f.code, definition: f.definition })),
+      teams: Object.fromEntries(teams.map((x) => [String(x.id), x.name])),
+      users: Object.fromEntries(users.map((x) => [String(x.id), x.email])),
+    },
+  };
+}
