@@ -146,3 +146,64 @@ export async function makeTeamMember(db: Db, team: { id: number; entity_id: numb
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * A published protocol whose cases run through the engine: its definition
+ * checked and completed with the defaults as publishing does, frozen as
+ * version 1 with its main form's version. One task 'review' for the case's
+ * owner unless other tasks (without forms) are given; the main form is made
+ * when not given.
+ */
+export async function makePublishedProtocol(
+  db: Db,
+  entityId: number,
+  options: { mainForm?: { id: number; versionId: number }; start?: string[]; tasks?: Array<Record<string, unknown>> } = {},
+) {
+  const { parseProtocolDefinition } = await import('../../core/workflow/protocol.js');
+  const u = unique();
+  const mainForm = options.mainForm ?? (await makeForm(db, entityId));
+  const draft = { start: options.start ?? ['review'], tasks: options.tasks ?? [{ code: 'review', name: 'Review', responsible: { kind: 'owner' } }] };
+  const definition = { ...parseProtocolDefinition(draft), mainFormVersionId: mainForm.versionId };
+  const protocol = await db
+    .insertInto('protocols')
+    .values({ entity_id: entityId, code: `protocol-${u}`, name: `Protocol ${u}`, case_type: 'RADICACION_INTERNA', main_form_id: mainForm.id, draft: JSON.stringify(draft), published_version: 1 })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const version = await db
+    .insertInto('protocol_versions')
+    .values({ entity_id: entityId, protocol_id: protocol.id, version: 1, definition: JSON.stringify(definition) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.updateTable('form_versions').set({ in_use: true }).where('id', '=', mainForm.versionId).execute();
+  return { ...protocol, versionId: version.id, formVersionId: mainForm.versionId };
+}
+
+/**
+ * A task made by the engine, as people get them: a case of `protocol`
+ * (makePublishedProtocol's, whose one task is for the case's owner, when
+ * not given) owned by `ownerId` and submitted as the system, which starts
+ * its first task. That task is then placed with `responsibleUserId` and
+ * `teamId` when given (as an assignment would leave it), and accepted by the
+ * system when `state` is 'ACCEPTED'.
+ */
+export async function makeTask(
+  db: Db,
+  entityId: number,
+  options: { ownerId: number; protocol?: Awaited<ReturnType<typeof makePublishedProtocol>>; responsibleUserId?: number; teamId?: number | null; state?: 'PENDING' | 'ACCEPTED' },
+) {
+  // Imported here so that only the tests that make tasks load the engine.
+  const { submitCase } = await import('../../server/modules/cases/commands.js');
+  const { acceptTask } = await import('../../server/modules/workflow/engine.js');
+  const env = { publicUrl: 'https://cases.example.org', smtpConfigured: false };
+  const system = { system: true as const, entityId };
+  const protocol = options.protocol ?? (await makePublishedProtocol(db, entityId));
+  const c = await makeCase(db, protocol, { ownerId: options.ownerId });
+  await submitCase(db, env, system, c.id);
+  const first = await db.selectFrom('tasks').where('case_id', '=', c.id).orderBy('id').select('id').executeTakeFirstOrThrow();
+  const placed: { responsible_user_id?: number; responsible_team_id?: number | null } = {};
+  if (options.responsibleUserId !== undefined) placed.responsible_user_id = options.responsibleUserId;
+  if (options.teamId !== undefined) placed.responsible_team_id = options.teamId;
+  if (Object.keys(placed).length) await db.updateTable('tasks').set(placed).where('id', '=', first.id).execute();
+  if (options.state === 'ACCEPTED') await acceptTask(db, env, system, first.id);
+  return db.selectFrom('tasks').where('id', '=', first.id).selectAll().executeTakeFirstOrThrow();
+}
