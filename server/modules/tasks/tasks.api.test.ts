@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeUser } from '../../../tests/support/factories.js';
 
 let t: TestApp;
 let coordinator: { sid: string };
@@ -90,6 +91,29 @@ describe('one task', () => {
     const stale = await req('POST', `/api/tasks/${task.id}/accept`, coordinator, { data: { complete: 'yes' }, version: detail.version + 5 });
     expect(stale.statusCode).toBe(409);
     expect(stale.json<Err>().error.code).toBe('STALE_TASK');
+  });
+});
+
+describe('people who may not see a task', () => {
+  it('get 404 from every route that names it, as for a task that does not exist; people who may see it get 403', async () => {
+    const task = (await pendingIntake())[0];
+    const entityId = (await t.db.selectFrom('cases').where('id', '=', task.caseId).select('entity_id').executeTakeFirstOrThrow()).entity_id;
+    // Another applicant (no task rights, not the case's owner), and a role that may decide tasks but is not staff.
+    await makeUser(t.db, entityId, { role: 'applicant', password: 'Demo12345', email: 'another-applicant@demo.test' });
+    await makeUser(t.db, entityId, { role: 'task-decider', rules: { wf_tareas: ['accept', 'reject', 'update'] } as never, password: 'Demo12345', email: 'decider@demo.test' });
+    const [stranger, decider] = await Promise.all([login(t, 'another-applicant@demo.test'), login(t, 'decider@demo.test')]);
+    const before = (await req('GET', `/api/tasks/${task.id}`, coordinator)).json<{ version: number; responsibleId: number }>();
+    const attempts = [
+      req('POST', `/api/tasks/${task.id}/assign`, stranger, { userId: before.responsibleId }),
+      req('POST', `/api/tasks/${task.id}/restart`, stranger),
+      req('POST', `/api/tasks/${task.id}/accept`, decider, { data: { complete: 'yes' } }),
+      req('POST', `/api/tasks/${task.id}/reject`, decider, { reason: 'not mine' }),
+      req('PUT', `/api/tasks/${task.id}/data`, decider, { data: { complete: 'yes' } }),
+    ];
+    for (const res of await Promise.all(attempts)) expect(res.statusCode, `${res.raw.req.method} ${res.raw.req.url} ${res.body}`).toBe(404);
+    // The case's owner may see its task, but not hand it on.
+    expect((await req('POST', `/api/tasks/${task.id}/assign`, applicant, { userId: before.responsibleId })).statusCode).toBe(403);
+    expect((await req('GET', `/api/tasks/${task.id}`, coordinator)).json<{ version: number }>().version).toBe(before.version);
   });
 });
 
