@@ -207,3 +207,23 @@ export async function makeTask(
   if (options.state === 'ACCEPTED') await acceptTask(db, env, system, first.id);
   return db.selectFrom('tasks').where('id', '=', first.id).selectAll().executeTakeFirstOrThrow();
 }
+
+/** A master of the tenant (no parent, private unless told). */
+export async function makeMaster(db: Db, entityId: number, overrides: { code?: string; name?: string; public?: boolean; parent_id?: number | null; system?: boolean } = {}) {
+  const u = unique();
+  return db
+    .insertInto('masters')
+    .values({ code: `m${u}`, name: `Master ${u}`, ...overrides, entity_id: entityId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An item of a master (active, no parent unless told). */
+export async function makeMasterItem(db: Db, master: { id: number; entity_id: number }, overrides: { code?: string; name?: string; parent_item_id?: number | null; active?: boolean } = {}) {
+  const u = unique();
+  return db
+    .insertInto('master_items')
+    .values({ code: `i${u}`, name: `Item ${u}`, ...overrides, entity_id: master.entity_id, master_id: master.id })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
