@@ -86,6 +86,17 @@ describe('form definitions', () => {
     expect((await req('DELETE', `/api/forms/${id}`, coordinator)).json<Err>().error.code).toBe('IN_USE');
   });
 
+  it('refuses a code the tenant uses already, on create and on rename', async () => {
+    const taken = await req('POST', '/api/forms', coordinator, { code: 'eligibility', definition: simple([{ name: 'a', type: 'text', label: 'A' }]) });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json<Err>().error.code).toBe('DUPLICATE');
+    const id = (await req('POST', '/api/forms', coordinator, { code: 'to-rename', definition: simple([{ name: 'a', type: 'text', label: 'A' }]) })).json<{ id: number }>().id;
+    const renamed = await req('PUT', `/api/forms/${id}`, coordinator, { code: 'eligibility', definition: simple([{ name: 'a', type: 'text', label: 'A' }]) });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json<Err>().error.code).toBe('DUPLICATE');
+    expect((await req('GET', `/api/forms/${id}`, coordinator)).json<{ code: string }>().code).toBe('to-rename');
+  });
+
   it('is guarded by formularios and scoped to the tenant', async () => {
     const id = await formId('eligibility');
     expect((await req('GET', `/api/forms/${id}`, reviewer)).statusCode).toBe(403);
@@ -186,6 +197,16 @@ describe('options', () => {
     const res = await req('GET', `/api/forms/${created.json<{ id: number }>().id}/options/docs`, coordinator);
     expect(res.statusCode).toBe(200);
     expect(res.json<{ options: Array<{ value: string }> }>().options.map((o) => o.value).sort()).toEqual(['CC', 'CE', 'PA', 'SSN']);
+  });
+
+  it('hosts are allowed once per tenant', async () => {
+    const admin = await login(t, 'admin@demo.test');
+    const first = await req('POST', '/api/external-hosts', admin, { host: 'lists.example.org' });
+    expect(first.statusCode).toBe(201);
+    const again = await req('POST', '/api/external-hosts', admin, { host: 'Lists.Example.org' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<Err>().error.code).toBe('DUPLICATE');
+    expect((await req('DELETE', `/api/external-hosts/${first.json<{ id: number }>().id}`, admin)).statusCode).toBe(204);
   });
 
   it('explains a host that is not allowed, in Spanish', async () => {

@@ -18,13 +18,13 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import type { Actor, Doer } from '../acl/policy.js';
+import { insertForm } from '../forms/repo.js';
 import {
   addProtocolVersion,
   assertMainForm,
   currentFormVersions,
   findProtocol,
   formCodesOf,
-  insertForm,
   insertProtocol,
   knownIds,
   lockProtocol,

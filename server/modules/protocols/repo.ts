@@ -9,7 +9,6 @@ import { sql, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { protocolBodySchema, protocolTasksQuery } from '../../../core/api/protocols.js';
 import { PROTOCOL_TASK_GROUPS } from '../../../core/api/protocols.js';
-import type { FormDefinition } from '../../../core/forms/definition.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
@@ -168,13 +167,6 @@ export async function deleteProtocol(db: Db, actor: Actor, id: number): Promise<
   const anyCase = await db.selectFrom('cases').where('protocol_id', '=', p.id).select('id').executeTakeFirst();
   if (anyCase) throw new AppError('IN_USE');
   await db.deleteFrom('protocols').where('id', '=', p.id).where('entity_id', '=', actor.entityId).execute();
-}
-
-/** A form of the import, under a code free in the tenant, with its first version. */
-export async function insertForm(trx: Trx, actor: Actor, code: string, def: FormDefinition): Promise<number> {
-  const row = await trx.insertInto('forms').values({ entity_id: actor.entityId, code, name: def.name, description: def.description }).returning('id').executeTakeFirstOrThrow();
-  await trx.insertInto('form_versions').values({ entity_id: actor.entityId, form_id: row.id, version: 1, definition: JSON.stringify(def), created_by: actor.userId }).execute();
-  return row.id;
 }
 
 export async function formCodesOf(trx: Trx, doer: Doer): Promise<Set<string>> {
