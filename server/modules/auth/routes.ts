@@ -1,30 +1,25 @@
 /**
  * Auth: sign-in (by email, or by document number within a project), the
  * session, sign-out, applicant sign-up with a captcha, password recovery by
- * emailed link, and the signed-in user's profile and password.
+ * emailed link, and the signed-in user's profile and password. Sign-in,
+ * sign-up and recovery are public on purpose; the profile and the password
+ * change are the signed-in user's own.
+ *
+ * Each handler declares its access, parses with schema.ts, calls repo.ts (to
+ * read) or commands.ts (to change), and presents the answer. No SQL here;
+ * sessions, the failure throttle and the captcha are sessions.ts,
+ * throttle.ts and captcha.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  documentLoginSchema,
-  loginSchema,
-  passwordChangeSchema,
-  passwordResetSchema,
-  profileSchema,
-  recoverySchema,
-  sessionSchema,
-  signupSchema,
-} from '../../../core/auth.js';
-import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
-import { rulesView } from '../acl/policy.js';
 import { actorOf } from '../../plugins/session.js';
+import { rulesView } from '../acl/policy.js';
 import { assertCaptcha, newChallenge } from './captcha.js';
-import { changePassword, requestPasswordReset, resetPassword, signIn, signUp } from './service.js';
+import { changePassword, requestPasswordReset, resetPassword, signIn, signUp } from './commands.js';
+import { findProfile, sessionProjectUid, updateProfile } from './repo.js';
+import * as s from './schema.js';
 import { actorForToken, endSession, SESSION_ABSOLUTE_HOURS, SESSION_COOKIE } from './sessions.js';
-
-const message = z.object({ message: z.string() });
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const secure = app.config.http.publicUrl.startsWith('https:');
@@ -33,9 +28,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function sessionOf(request: FastifyRequest) {
     const actor = actorOf(request);
-    const project = actor.projectId
-      ? await app.db.selectFrom('projects').where('id', '=', actor.projectId).select('uid').executeTakeFirst()
-      : undefined;
     return {
       user: {
         uid: String(actor.userId),
@@ -48,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         entity: actor.entity,
       },
       ...rulesView(actor),
-      project: project?.uid ?? null,
+      project: await sessionProjectUid(app.db, actor),
       idleTimeoutSeconds: actor.idleSeconds,
     };
   }
@@ -60,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/login',
     {
       config: { access: 'public', rateLimit: loginLimit },
-      schema: { tags: ['auth'], summary: 'Sign in by email and password', body: loginSchema, response: { 200: sessionSchema } },
+      schema: { tags: ['auth'], summary: 'Sign in by email and password', body: s.loginSchema, response: { 200: s.sessionSchema } },
     },
     async (request, reply) => {
       const { token } = await signIn(app.db, { by: { email: request.body.email }, password: request.body.password, project: request.body.project, ip: request.ip });
@@ -74,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/login-document',
     {
       config: { access: 'public', rateLimit: loginLimit },
-      schema: { tags: ['auth'], summary: 'Sign in by document number and password, within a project', body: documentLoginSchema, response: { 200: sessionSchema } },
+      schema: { tags: ['auth'], summary: 'Sign in by document number and password, within a project', body: s.documentLoginSchema, response: { 200: s.sessionSchema } },
     },
     async (request, reply) => {
       const { token } = await signIn(app.db, { by: { docnumber: request.body.docnumber }, password: request.body.password, project: request.body.project, ip: request.ip });
@@ -86,13 +78,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/auth/session',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'The signed-in user, their rules and targets', response: { 200: sessionSchema } } },
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'The signed-in user, their rules and targets', response: { 200: s.sessionSchema } } },
     async (request) => sessionOf(request),
   );
 
   app.post(
     '/api/auth/logout',
-    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: the session ends on the server', response: { 204: z.null() } } },
+    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: the session ends on the server', response: { 204: s.noContent } } },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await endSession(app.db, token);
@@ -105,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/captcha',
     {
       config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'A proof-of-work challenge for the sign-up captcha', response: { 200: z.any() } },
+      schema: { tags: ['auth'], summary: 'A proof-of-work challenge for the sign-up captcha', response: { 200: s.challengeSchema } },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -117,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/signup',
     {
       config: { access: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Create an applicant account (the same answer whether or not the address has one; the address is told by email)', body: signupSchema, response: { 201: message } },
+      schema: { tags: ['auth'], summary: 'Create an applicant account (the same answer whether or not the address has one; the address is told by email)', body: s.signupSchema, response: { 201: s.messageSchema } },
     },
     async (request, reply) => {
       await assertCaptcha(app.db, request.body.captcha);
@@ -132,7 +124,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/recovery',
     {
       config: { access: 'public', rateLimit: { max: 10, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Email a password-reset link (same answer whether or not the account exists)', body: recoverySchema, response: { 200: message } },
+      schema: { tags: ['auth'], summary: 'Email a password-reset link (same answer whether or not the account exists)', body: s.recoverySchema, response: { 200: s.messageSchema } },
     },
     async (request) => {
       await requestPasswordReset(app.db, { email: request.body.email, publicUrl: app.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured });
@@ -145,7 +137,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/password-reset',
     {
       config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: passwordResetSchema, response: { 200: message } },
+      schema: { tags: ['auth'], summary: 'Set a new password with a reset link', body: s.passwordResetSchema, response: { 200: s.messageSchema } },
     },
     async (request) => {
       await resetPassword(app.db, request.body.token, request.body.password);
@@ -157,40 +149,24 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/password',
     {
       config: { access: 'session', rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Change my password; my other sessions end', body: passwordChangeSchema, response: { 200: message } },
+      schema: { tags: ['auth'], summary: 'Change my password; my other sessions end', body: s.passwordChangeSchema, response: { 200: s.messageSchema } },
     },
     async (request) => {
       const actor = actorOf(request);
-      await changePassword(app.db, actor.userId, actor.sessionId, request.body.currentPassword, request.body.password);
+      await changePassword(app.db, actor, request.body.currentPassword, request.body.password);
       return { message: translate(request.lang, 'auth.passwordChanged') };
     },
   );
 
-  const profileView = profileSchema.extend({ email: z.string(), docnumber: z.string().nullable() });
-
   app.get(
     '/api/profile',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'My profile', response: { 200: profileView } } },
-    async (request) => {
-      const actor = actorOf(request);
-      const u = await app.db.selectFrom('users').where('id', '=', actor.userId).select(['name', 'email', 'docnumber', 'language', 'time_zone']).executeTakeFirstOrThrow();
-      return { name: u.name, email: u.email, docnumber: u.docnumber, language: u.language, timeZone: u.time_zone };
-    },
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'My profile', response: { 200: s.profileViewSchema } } },
+    async (request) => findProfile(app.db, actorOf(request)),
   );
 
   app.put(
     '/api/profile',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Change my name, language and time zone', body: profileSchema, response: { 200: profileView } } },
-    async (request) => {
-      const actor = actorOf(request);
-      const u = await app.db
-        .updateTable('users')
-        .set({ name: request.body.name, language: request.body.language, time_zone: request.body.timeZone, updated_at: new Date() })
-        .where('id', '=', actor.userId)
-        .returning(['name', 'email', 'docnumber', 'language', 'time_zone'])
-        .executeTakeFirst();
-      if (!u) throw new AppError('NOT_FOUND');
-      return { name: u.name, email: u.email, docnumber: u.docnumber, language: u.language, timeZone: u.time_zone };
-    },
+    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Change my name, language and time zone', body: s.profileSchema, response: { 200: s.profileViewSchema } } },
+    async (request) => updateProfile(app.db, actorOf(request), request.body),
   );
 };

@@ -15,7 +15,7 @@ import { translate } from '../../i18n.js';
 import { containsPattern, listQuery, listResponse, paginate } from '../../lib/list.js';
 import { actorOf } from '../../plugins/session.js';
 import type { Actor } from '../acl/policy.js';
-import { assertAccountAvailable, hashPassword, sendResetLink } from '../auth/service.js';
+import { assertAccountAvailable, hashPassword, sendResetLink } from '../auth/commands.js';
 import { endOtherSessions } from '../auth/sessions.js';
 
 const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

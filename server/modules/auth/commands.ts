@@ -1,14 +1,35 @@
 /**
- * Sign-in, sign-up, password recovery and change: named commands that take
- * the database and what they need, called by the routes.
+ * Accounts, as named verbs: sign in, sign up, ask for and use a password
+ * reset link, change a password. Each takes the database and what it needs
+ * (before sign-in there is no actor; a password change takes the actor);
+ * the routes and the users module (an administrator's new account and reset
+ * link) call these same functions. Their SQL is in repo.ts.
  */
 import { hash, verify } from '@node-rs/argon2';
-import { sql } from 'kysely';
-import { MAX_FAILED_LOGINS, RESET_TOKEN_MINUTES } from '../../../core/auth.js';
+import { RESET_TOKEN_MINUTES } from '../../../core/auth.js';
 import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
+import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
+import {
+  accountByEmail,
+  applicantRoleId,
+  clearFailedLogins,
+  endResetLinks,
+  findLogin,
+  insertApplicant,
+  insertResetLink,
+  lockAccountCount,
+  passwordHashOf,
+  recentResetLinks,
+  recordFailedLogin,
+  resolveProject,
+  sessionProject,
+  setPassword,
+  setPasswordAndUnlock,
+  useResetLink,
+} from './repo.js';
 import { createSession, endOtherSessions } from './sessions.js';
 import { accountKey, ACCOUNT_LIMIT, ADDRESS_LIMIT, addressKey, assertNotThrottled, clearThrottle, countEvent, recordFailure } from './throttle.js';
 import { hashToken, newToken } from './tokens.js';
@@ -18,37 +39,6 @@ export const hashPassword = (password: string) => hash(password);
 // Verifying against this when no account matches keeps the answer time the same.
 let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hash('not-a-real-password-0'));
-
-interface ProjectRef {
-  id: number;
-  entityId: number;
-  idleSeconds: number;
-}
-
-/** The project a sign-in page names (or the default), for branding and the session's idle time. */
-export async function resolveProject(db: Db, uid: string | undefined): Promise<ProjectRef | undefined> {
-  let q = db
-    .selectFrom('projects')
-    .innerJoin('entities', 'entities.id', 'projects.entity_id')
-    .where('entities.active', '=', true)
-    .select(['projects.id', 'projects.entity_id', 'projects.idle_timeout_seconds']);
-  q = uid && uid !== 'default' ? q.where('projects.uid', '=', uid) : q.orderBy('projects.is_default', 'desc').orderBy('projects.id').limit(1);
-  const row = await q.executeTakeFirst();
-  return row && { id: row.id, entityId: row.entity_id, idleSeconds: row.idle_timeout_seconds };
-}
-
-/** The project a user's session belongs to: the one they signed in at if it is their tenant's, else their tenant's first. */
-async function sessionProject(db: Db, entityId: number, named: ProjectRef | undefined): Promise<ProjectRef | undefined> {
-  if (named && named.entityId === entityId) return named;
-  const row = await db
-    .selectFrom('projects')
-    .where('entity_id', '=', entityId)
-    .orderBy('is_default', 'desc')
-    .orderBy('id')
-    .select(['id', 'entity_id', 'idle_timeout_seconds'])
-    .executeTakeFirst();
-  return row && { id: row.id, entityId: row.entity_id, idleSeconds: row.idle_timeout_seconds };
-}
 
 export interface SignInInput {
   /** How the user is found: by email anywhere, or by document number within the page's project. */
@@ -71,36 +61,19 @@ export async function signIn(db: Db, input: SignInInput): Promise<{ token: strin
   ];
   await assertNotThrottled(db, keys);
   const project = await resolveProject(db, input.project);
-
-  let q = db
-    .selectFrom('users as u')
-    .innerJoin('entities as e', 'e.id', 'u.entity_id')
-    .select(['u.id', 'u.entity_id', 'u.password_hash', 'u.active', 'u.locked', 'u.failed_logins', 'e.active as entity_active']);
-  if ('email' in input.by) {
-    q = q.where(sql<string>`lower(u.email)`, '=', input.by.email.trim().toLowerCase());
-  } else {
-    if (!project) throw new AppError('INVALID_CREDENTIALS');
-    q = q.where('u.docnumber', '=', input.by.docnumber.trim()).where('u.entity_id', '=', project.entityId);
-  }
-  const user = await q.executeTakeFirst();
+  if (!('email' in input.by) && !project) throw new AppError('INVALID_CREDENTIALS');
+  const user = await findLogin(db, 'email' in input.by ? input.by : { docnumber: input.by.docnumber, entityId: (project as { entityId: number }).entityId });
   const ok = await verify(user?.password_hash ?? (await dummy()), input.password).catch(() => false);
 
   if (!user || !ok) {
     await recordFailure(db, keys.map(([k]) => k));
-    if (user && !user.locked) {
-      const failed = user.failed_logins + 1;
-      await db
-        .updateTable('users')
-        .set(failed >= MAX_FAILED_LOGINS ? { failed_logins: failed, locked: true, locked_at: new Date() } : { failed_logins: failed })
-        .where('id', '=', user.id)
-        .execute();
-    }
+    if (user && !user.locked) await recordFailedLogin(db, user);
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (user.locked) throw new AppError('ACCOUNT_LOCKED');
   if (!user.active || !user.entity_active) throw new AppError('ACCOUNT_INACTIVE');
 
-  await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
+  await clearFailedLogins(db, user.id);
   await clearThrottle(db, accountKey(login));
   const sessionOf = await sessionProject(db, user.entity_id, project);
   const idleSeconds = sessionOf?.idleSeconds ?? 3000;
@@ -140,29 +113,10 @@ export async function signUp(db: Db, input: SignUpInput, mail: { publicUrl: stri
   const loginLink = `${mail.publicUrl}/login${input.project && input.project !== 'default' ? `/${encodeURIComponent(input.project)}` : ''}`;
   const recoveryLink = `${mail.publicUrl}/user/recovery-password`;
   await db.transaction().execute(async (trx) => {
-    const role = await trx
-      .selectFrom('acl_roles')
-      .where('entity_id', '=', project.entityId)
-      .where('code', '=', 'applicant')
-      .select('id')
-      .executeTakeFirst();
-    if (!role) throw new AppError('SIGNUP_CLOSED');
+    const roleId = await applicantRoleId(trx, project.entityId);
+    if (!roleId) throw new AppError('SIGNUP_CLOSED');
     await assertAccountAvailable(trx, project.entityId);
-    const created = await trx
-      .insertInto('users')
-      .values({
-        entity_id: project.entityId,
-        email,
-        name: input.name,
-        docnumber: input.docnumber || null,
-        role_id: role.id,
-        password_hash: passwordHash,
-        language: input.language,
-      })
-      // Either unique index (the address, or the document number in the tenant) says who is there already.
-      .onConflict((oc) => oc.doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const created = await insertApplicant(trx, { entityId: project.entityId, roleId, email, name: input.name, docnumber: input.docnumber || null, passwordHash, language: input.language });
     if (created) {
       await queueMail(
         trx,
@@ -176,11 +130,7 @@ export async function signUp(db: Db, input: SignUpInput, mail: { publicUrl: stri
       );
       return;
     }
-    const owner = await trx
-      .selectFrom('users')
-      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-      .select(['entity_id', 'email', 'name', 'language'])
-      .executeTakeFirst();
+    const owner = await accountByEmail(trx, email);
     // Someone filling the form again and again must not fill the owner's mailbox.
     if ((await countEvent(trx, `signup:${email.toLowerCase()}`)) > SIGNUP_WARNINGS_PER_WINDOW) return;
     if (!owner && !input.docnumber) return;
@@ -201,16 +151,14 @@ export async function signUp(db: Db, input: SignUpInput, mail: { publicUrl: stri
   });
 }
 
-/** The plan's account limit: refuse a new account once every allowed one is in use. */
+/**
+ * The plan's account limit: refuses a new account once every allowed one is
+ * in use. Call it inside the transaction that creates the account: the
+ * tenant stays locked until it ends.
+ */
 export async function assertAccountAvailable(db: Db, entityId: number): Promise<void> {
-  // Lock the tenant row so two sign-ups cannot both take the last place.
-  const entity = await db.selectFrom('entities').where('id', '=', entityId).select('account_limit').forUpdate().executeTakeFirstOrThrow();
-  const { n } = await db
-    .selectFrom('users')
-    .where('entity_id', '=', entityId)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  if (Number(n) >= entity.account_limit) throw new AppError('ACCOUNT_LIMIT', { limit: entity.account_limit });
+  const { limit, used } = await lockAccountCount(db, entityId);
+  if (used >= limit) throw new AppError('ACCOUNT_LIMIT', { limit });
 }
 
 /**
@@ -218,43 +166,26 @@ export async function assertAccountAvailable(db: Db, entityId: number): Promise<
  * the caller answers the same either way. Links are built from PUBLIC_URL
  * only, never from request headers.
  */
-export async function requestPasswordReset(
-  db: Db,
-  input: { email: string; publicUrl: string; smtpConfigured: boolean },
-): Promise<{ queued: boolean }> {
-  const user = await db
-    .selectFrom('users')
-    .where(sql<string>`lower(email)`, '=', input.email.trim().toLowerCase())
-    .where('active', '=', true)
-    .select(['id', 'entity_id', 'email', 'name', 'language', 'locked'])
-    .executeTakeFirst();
+export async function requestPasswordReset(db: Db, input: { email: string; publicUrl: string; smtpConfigured: boolean }): Promise<{ queued: boolean }> {
   // A locked account gets its link too: a new password is how its owner unlocks it.
+  const user = await accountByEmail(db, input.email, { activeOnly: true });
   if (!user) return { queued: false };
   await sendResetLink(db, user, input.publicUrl, input.smtpConfigured);
   return { queued: true };
 }
 
+/** Queues a reset link to the user (at most 5 an hour per account, so the form cannot flood a mailbox). */
 export async function sendResetLink(
   db: Db,
   user: { id: number; entity_id: number; email: string; name: string; language: 'en' | 'es'; locked?: boolean },
   publicUrl: string,
   smtpConfigured: boolean,
 ): Promise<void> {
-  // At most 5 links an hour per account, so the form cannot flood a mailbox.
-  const recent = await db
-    .selectFrom('password_resets')
-    .where('user_id', '=', user.id)
-    .where('created_at', '>', new Date(Date.now() - 3600_000))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  if (Number(recent.n) >= 5) return;
+  if ((await recentResetLinks(db, user.id)) >= 5) return;
   const { token, hash: tokenHash } = newToken();
   const link = `${publicUrl}/change-password/${token}`;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('password_resets')
-      .values({ user_id: user.id, token_hash: tokenHash, expires_at: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000) })
-      .execute();
+    await insertResetLink(trx, user.id, tokenHash, new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000));
     await queueMail(
       trx,
       {
@@ -279,24 +210,12 @@ export async function sendResetLink(
 export async function resetPassword(db: Db, token: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   const user = await db.transaction().execute(async (trx) => {
-    const reset = await trx
-      .updateTable('password_resets')
-      .set({ used_at: new Date() })
-      .where('token_hash', '=', hashToken(token))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', new Date())
-      .returning('user_id')
-      .executeTakeFirst();
-    if (!reset) throw new AppError('INVALID_RESET_LINK');
-    const user = await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, locked: false, locked_at: null, failed_logins: 0, updated_at: new Date() })
-      .where('id', '=', reset.user_id)
-      .returning(['email', 'docnumber'])
-      .executeTakeFirstOrThrow();
+    const userId = await useResetLink(trx, hashToken(token));
+    if (userId === undefined) throw new AppError('INVALID_RESET_LINK');
+    const user = await setPasswordAndUnlock(trx, userId, passwordHash);
     // Other links of the same user die with this one.
-    await trx.updateTable('password_resets').set({ used_at: new Date() }).where('user_id', '=', reset.user_id).where('used_at', 'is', null).execute();
-    await endOtherSessions(trx, reset.user_id, null);
+    await endResetLinks(trx, userId);
+    await endOtherSessions(trx, userId, null);
     return user;
   });
   // The failures counted against the account's logins end with the old password.
@@ -304,13 +223,12 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   if (user.docnumber) await clearThrottle(db, accountKey(`doc:${user.docnumber}`));
 }
 
-/** Profile password change: the current password is required; other sessions end. */
-export async function changePassword(db: Db, userId: number, sessionId: number, current: string, password: string): Promise<void> {
-  const user = await db.selectFrom('users').where('id', '=', userId).select('password_hash').executeTakeFirstOrThrow();
-  if (!(await verify(user.password_hash, current).catch(() => false))) throw new AppError('WRONG_PASSWORD');
+/** The actor's own password change: the current password is required; the actor's other sessions end. */
+export async function changePassword(db: Db, actor: Actor, current: string, password: string): Promise<void> {
+  if (!(await verify(await passwordHashOf(db, actor), current).catch(() => false))) throw new AppError('WRONG_PASSWORD');
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute();
-    await endOtherSessions(trx, userId, sessionId);
+    await setPassword(trx, actor, passwordHash);
+    await endOtherSessions(trx, actor.userId, actor.sessionId);
   });
 }
