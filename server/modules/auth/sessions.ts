@@ -103,7 +103,7 @@ export async function actorForUser(db: Db, userId: number): Promise<Actor> {
 const rulesCaches = new WeakMap<Db, Map<string, Promise<Map<string, Set<string>>>>>();
 const RULES_CACHE_MAX = 1000;
 
-function cachedRules(db: Db, entityId: number, roleId: number, superAdmin: boolean, aclVersion: string): Promise<Map<string, Set<string>>> {
+function cachedRules(db: Db, entityId: number, roleId: number, superAdmin: boolean, aclVersion: number): Promise<Map<string, Set<string>>> {
   // One cache per database handle: two apps in one process (tests) never share entries.
   let rulesCache = rulesCaches.get(db);
   if (!rulesCache) rulesCaches.set(db, (rulesCache = new Map()));
