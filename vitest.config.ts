@@ -25,7 +25,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['tests/support/web-setup.ts'],
           // Rendering MUI pages in jsdom takes seconds on a busy 2-core machine.
-          testTimeout: 20_000,
+          testTimeout: 60_000,
         },
       },
       {
