@@ -11,6 +11,8 @@ const duplicate = (field: string) => () => new AppError('DUPLICATE', { field });
 
 const UNIQUE: Record<string, () => AppError> = {
   acl_roles_code: duplicate('code'),
+  acl_actions_code: duplicate('code'),
+  acl_modules_code: duplicate('code'),
   teams_name: duplicate('name'),
   team_members_unique: duplicate('userId'),
   masters_code: duplicate('code'),

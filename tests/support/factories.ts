@@ -227,3 +227,20 @@ export async function makeMasterItem(db: Db, master: { id: number; entity_id: nu
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A role of the tenant with its rules (target -> actions), not a system one. */
+export async function makeRole(db: Db, entityId: number, options: { code?: string; name?: string; rules?: Parameters<typeof createRoleWithRules>[2]['rules'] } = {}) {
+  const u = unique();
+  const id = await createRoleWithRules(db, entityId, { code: options.code ?? `role-${u}`, name: options.name ?? `Role ${u}`, description: '', rules: options.rules ?? {} });
+  return db.selectFrom('acl_roles').where('id', '=', id).selectAll().executeTakeFirstOrThrow();
+}
+
+/** An action of the tenant's permission catalogue, not a system one. */
+export async function makeAclAction(db: Db, entityId: number, overrides: { code?: string; name?: string } = {}) {
+  const u = unique();
+  return db
+    .insertInto('acl_actions')
+    .values({ code: `action-${u}`, name: `Action ${u}`, ...overrides, entity_id: entityId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

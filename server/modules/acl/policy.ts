@@ -4,7 +4,9 @@
  * Record-level checks (task responsible, case participant) live in each
  * domain's policy.ts and call `can` first.
  */
+import type { CatalogActionName } from '../../../core/api/acl.js';
 import type { Action, Target } from '../../../core/targets.js';
+import { AppError } from '../../errors.js';
 
 export type { Action, Target };
 
@@ -38,4 +40,33 @@ export function rulesView(actor: Actor): { rules: Record<string, string[]>; targ
   const rules: Record<string, string[]> = {};
   for (const [target, actions] of actor.rules) if (actions.size > 0) rules[target] = [...actions].sort();
   return { rules, targets: Object.keys(rules).sort() };
+}
+
+// ---------------------------------------------------------------- the catalogues (actions, modules, roles)
+
+/** A row of a catalogue: seeded (system) rows keep their code and stay, since the server's own checks name them; a role stays while users hold it. */
+export interface CatalogRecord {
+  system: boolean;
+  /** Roles only: how many users hold it. */
+  users?: number;
+}
+
+/** What the actor may do on a row of the catalogue guarded by `target`. */
+export function catalogActions(actor: Actor, target: Target, row: CatalogRecord): CatalogActionName[] {
+  const out: CatalogActionName[] = [];
+  if (can(actor, target, 'update')) {
+    out.push('edit');
+    if (!row.system) out.push('changeCode');
+  }
+  if (can(actor, target, 'delete') && !row.system && !row.users) out.push('delete');
+  return out;
+}
+
+/** Refuses an action the actor does not have on the row: SYSTEM_RECORD for a system row's code or deletion, IN_USE for a role users hold, FORBIDDEN without the right. */
+export function assertCatalogAction(actor: Actor, target: Target, row: CatalogRecord, action: CatalogActionName): void {
+  if (catalogActions(actor, target, row).includes(action)) return;
+  const right = action === 'delete' ? 'delete' : 'update';
+  if (!can(actor, target, right)) throw new AppError('FORBIDDEN');
+  if (row.system) throw new AppError('SYSTEM_RECORD');
+  throw new AppError('IN_USE');
 }
