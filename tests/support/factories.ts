@@ -110,7 +110,7 @@ export async function makeCase(
     .values({
       entity_id: protocol.entity_id, project_id: projectId, protocol_id: protocol.id, protocol_version_id: protocol.versionId, form_version_id: protocol.formVersionId,
       owner_id: options.ownerId, case_type: protocol.case_type, state, data: JSON.stringify(options.data ?? {}),
-      ...(state === 'DRAFT' ? {} : { serial: `2026-01-${u}`, serial_month: '2026-01', serial_seq: parseInt(u, 16) }),
+      ...(state === 'DRAFT' ? {} : { serial: `2026-01-${u}`, serial_month: '2026-01', serial_seq: parseInt(u.slice(0, 7), 16) }),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
