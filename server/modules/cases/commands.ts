@@ -149,6 +149,11 @@ export async function saveDraft(
   return { version: row.version, updatedAt: row.updated_at };
 }
 
+/** The owner saves their own draft (autosave). */
+export function saveOwnDraft(db: Db, actor: Actor, caseId: number, input: { data: Record<string, unknown>; version?: number }): Promise<{ version: number; updatedAt: Date }> {
+  return db.transaction().execute((trx) => saveDraft(trx, actor, caseId, { ownerId: actor.userId, ...input }));
+}
+
 /** Checks the main form's values as the server gate; returns them cleaned. */
 export async function validateCaseData(trx: Trx, entityId: number, formVersionId: number, data: Record<string, unknown>, role: string | undefined, lang: Lang): Promise<Record<string, unknown>> {
   const form = await trx.selectFrom('form_versions').where('id', '=', formVersionId).select('definition').executeTakeFirstOrThrow();
@@ -243,6 +248,13 @@ export async function changeCaseState(
   if (transition === 'close' || transition === 'complete') await closeOpenTasks(trx, c, actor);
   await setCaseState(trx, c, transition, actor, input.reason ? { reason: input.reason } : {});
   return c.state;
+}
+
+/** A person asks for a transition of one case; what it queued (mail) is sent after the commit. */
+export async function requestTransition(db: Db, env: EngineEnv, actor: Actor, caseId: number, name: (typeof TRANSITIONS)[number]['name'], input: { reason?: string; lang?: Lang } = {}): Promise<string> {
+  const state = await db.transaction().execute((trx) => changeCaseState(trx, env, actor, caseId, name, input));
+  env.afterMail?.();
+  return state;
 }
 
 /** Staff correct an open application's data: checked by its form, every changed field in the history. */

@@ -17,10 +17,10 @@ import { actorOf } from '../../plugins/session.js';
 import {
   bulkClose,
   bulkReassign,
-  changeCaseState,
   changeOwner,
   correctData,
-  saveDraft,
+  requestTransition,
+  saveOwnDraft,
   setParticipants,
   startDraft,
   submitDraft,
@@ -201,7 +201,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      return app.db.transaction().execute((trx) => saveDraft(trx, actor, request.params.id, { ownerId: actor.userId, ...request.body }));
+      return saveOwnDraft(app.db, actor, request.params.id, request.body);
     },
   );
 
@@ -254,9 +254,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       { config: { access: { target, action: 'confirm' } }, schema: { tags: ['cases'], params: s.idParams, body: s.transitionBody, response: { 200: s.stateSchema } } },
       async (request) => {
         const actor = actorOf(request);
-        const state = await app.db.transaction().execute((trx) => changeCaseState(trx, app.engine, actor, request.params.id, name, { reason: request.body?.reason, lang: request.lang }));
-        app.mailer.kick();
-        return { state };
+        return { state: await requestTransition(app.db, app.engine, actor, request.params.id, name, { reason: request.body?.reason, lang: request.lang }) };
       },
     );
   }

@@ -2,11 +2,11 @@
  * System: liveness of the process and its database, and the running version.
  * Both public: load balancers and the browser's version check call them.
  */
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { APP_VERSION } from '../../version.js';
+import { pingDatabase } from './repo.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -21,7 +21,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => {
       try {
-        await sql`select 1`.execute(app.db);
+        await pingDatabase(app.db);
       } catch {
         throw new AppError('DB_UNAVAILABLE');
       }
