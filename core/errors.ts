@@ -25,6 +25,7 @@ export const errorCatalog = {
   ACCOUNT_INACTIVE: { status: 403, key: 'auth.errors.accountInactive' },
   SIGNUP_CLOSED: { status: 403, key: 'auth.errors.signupClosed' },
   EMAIL_TAKEN: { status: 409, key: 'auth.errors.emailTaken' },
+  DOCUMENT_TAKEN: { status: 409, key: 'auth.errors.documentTaken' },
   ACCOUNT_LIMIT: { status: 409, key: 'auth.errors.accountLimit' },
   INVALID_RESET_LINK: { status: 400, key: 'auth.errors.invalidResetLink' },
   WRONG_PASSWORD: { status: 400, key: 'auth.errors.wrongPassword' },

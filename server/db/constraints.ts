@@ -21,7 +21,7 @@ const UNIQUE: Record<string, () => AppError> = {
   external_hosts_unique: duplicate('host'),
   protocols_code: duplicate('code'),
   users_email_unique: () => new AppError('EMAIL_TAKEN'),
-  users_docnumber_unique: duplicate('docnumber'),
+  users_docnumber_unique: () => new AppError('DOCUMENT_TAKEN'),
   saved_searches_name: duplicate('name'),
 };
 

@@ -162,7 +162,7 @@ describe('users', () => {
     expect(sameEmail.json<Err>().error.code).toBe('EMAIL_TAKEN');
     const sameDocument = await req('POST', '/api/users', { ...fields, roleId: roles.clerk, email: 'other@example.test', docnumber: '8801' });
     expect(sameDocument.statusCode).toBe(409);
-    expect(sameDocument.json<Err>().error.code).toBe('DUPLICATE');
+    expect(sameDocument.json<Err>().error.code).toBe('DOCUMENT_TAKEN');
     const foreignRole = (await t.db.selectFrom('acl_roles').where('entity_id', '!=', entityId).select('id').executeTakeFirstOrThrow()).id;
     const foreign = await req('POST', '/api/users', { ...fields, roleId: foreignRole, email: 'third@example.test' });
     expect(foreign.json<Err>().error.details?.[0].path).toBe('roleId');

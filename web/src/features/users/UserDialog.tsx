@@ -85,7 +85,7 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
       showToast(linkSent ? t('userAdmin.createdWithLink', { email: saved.email }) : t('common.saved'), 'success');
     },
     onRefreshed: onClose,
-    onError: (error) => showServerError(error, setError, FIELDS, { byCode: { EMAIL_TAKEN: 'email' } }),
+    onError: (error) => showServerError(error, setError, FIELDS, { byCode: { EMAIL_TAKEN: 'email', DOCUMENT_TAKEN: 'docnumber' } }),
   });
   const submit = (values: UserOutput) => {
     const body: UserBody = {
