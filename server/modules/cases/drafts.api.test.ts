@@ -1,13 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
-/** Draft saves in the history: who saved, when, and which fields changed (the values stay in the draft). */
+/**
+ * Draft saves in the history: who saved, when, and which fields changed (the values stay in the draft).
+ * The tenant, its public protocol and its people are made here with the factories.
+ */
+const ROLES = {
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  // Staff (admin_cases, wf_tareas) who read a case's history and may save drafts of their own.
+  coordinator: { wf_casos: ['show'], admin_cases: ['show'], wf_tareas: ['show'], historialaplicacion: ['show'], borradores: ['show', 'create', 'create_drafts'] },
+} as const;
+
 let t: TestApp;
 let applicant: { sid: string };
 let coordinator: { sid: string };
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  [applicant, coordinator] = await Promise.all(['applicant@demo.test', 'coordinator@demo.test'].map((e) => login(t, e)));
+  t = await createTestApp();
+  const entityId = (await makeEntity(t.db)).id;
+  await makeProject(t.db, { entity_id: entityId });
+  const protocol = await makePublishedProtocol(t.db, entityId);
+  // Applicants start public protocols only.
+  await t.db.updateTable('protocols').set({ public: true }).where('id', '=', protocol.id).execute();
+  const ana = await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345', name: 'Ana Applicant' });
+  const carla = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345', name: 'Carla Coordinator' });
+  [applicant, coordinator] = await Promise.all([ana, carla].map((u) => login(t, u.email, 'Demo12345')));
 });
 afterAll(() => t.close());
 
