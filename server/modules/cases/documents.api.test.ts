@@ -4,17 +4,34 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeForm, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
 // A protocol that requires documents: submitting without any is refused with the spec's message, and nothing changes.
+// The tenant, its form, its public protocol and its applicant are made here with the factories.
+const ROLES = { applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] } } as const;
+const FORM = {
+  name: 'Application with documents',
+  fields: [
+    { name: 'firstName', type: 'text', label: 'Nombres', label_en: 'First name', required: true },
+    { name: 'lastName', type: 'text', label: 'Apellidos', label_en: 'Last name', required: true },
+    { name: 'documents', type: 'file', label: 'Documentos', label_en: 'Documents', accept: ['pdf'] },
+  ],
+};
+
 let t: TestApp;
 let dataDir: string;
 let applicant: { sid: string };
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'casebook-docs-'));
-  t = await createTestApp({ demo: true, workflow: true, env: { DATA_DIR: dataDir } });
-  // Before any case is submitted (the engine caches published versions): the demo protocol now names its documents field.
-  await sql`update protocol_versions set definition = jsonb_set(definition, '{requiredDocumentsField}', '"documents"')`.execute(t.db);
-  applicant = await login(t, 'applicant@demo.test');
+  t = await createTestApp({ env: { DATA_DIR: dataDir } });
+  const entityId = (await makeEntity(t.db)).id;
+  await makeProject(t.db, { entity_id: entityId });
+  const protocol = await makePublishedProtocol(t.db, entityId, { mainForm: await makeForm(t.db, entityId, { definition: FORM }) });
+  await t.db.updateTable('protocols').set({ public: true }).where('id', '=', protocol.id).execute();
+  // Before any case is submitted (the engine caches published versions): the protocol names its documents field.
+  await sql`update protocol_versions set definition = jsonb_set(definition, '{requiredDocumentsField}', '"documents"') where id = ${protocol.versionId}`.execute(t.db);
+  const user = await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' });
+  applicant = await login(t, user.email, 'Demo12345');
 });
 afterAll(async () => {
   await t.close();
@@ -38,10 +55,7 @@ const upload = () =>
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]),
   });
-const data = {
-  firstName: 'Inés', lastName: 'Docs', documentType: 'CC', documentNumber: '7770001', email: 'ines@example.org', phone: '3105550000',
-  departamento: '76', municipio: '76001', zipCode: '76001', payRent: 900, householdInformation: [{ memberName: 'Inés', relationship: 'self', age: 40 }],
-};
+const data = { firstName: 'Inés', lastName: 'Docs' };
 
 describe('required documents', () => {
   it("refuses 'without documents' in both languages and leaves the draft a draft; with a document the case opens", async () => {
