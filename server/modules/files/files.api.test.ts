@@ -5,17 +5,43 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeUser } from '../../../tests/support/factories.js';
 import { MAX_UPLOAD_MB } from './storage.js';
+
+/**
+ * Uploads and download links, on a tenant of this file's own (made with the
+ * factories; the demo seed plays no part). The rights each person holds are
+ * written out here: uploading and links need only a session, and a link to a
+ * file held by no record goes to its uploader and to staff of its tenant.
+ */
+const ROLES = {
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  /** Staff: sees every case of the tenant, so any file no other person's draft holds. */
+  coordinator: { wf_casos: ['show', 'update'], admin_cases: ['show', 'update'], wf_tareas: ['show'] },
+  /** The same staff rights, in another tenant. */
+  otherAdmin: { wf_casos: ['show', 'update'], admin_cases: ['show', 'update'], wf_tareas: ['show'] },
+} as const;
+/** The tenant's folder under DATA_DIR/files: its name made a slug, and its document number. */
+const TENANT = { name: 'Housing Agency', docnumber: '900700800' };
+const FOLDER = 'housing-agency-900700800';
 
 let t: TestApp;
 let dataDir: string;
+let entityId: number;
 let applicant: { sid: string };
 let coordinator: { sid: string };
 let other: { sid: string };
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'casebook-files-'));
-  t = await createTestApp({ demo: true, env: { DATA_DIR: dataDir } });
-  [applicant, coordinator, other] = await Promise.all(['applicant@demo.test', 'coordinator@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  t = await createTestApp({ env: { DATA_DIR: dataDir } });
+  entityId = (await makeEntity(t.db, TENANT)).id;
+  const otherEntityId = (await makeEntity(t.db)).id;
+  const people = await Promise.all([
+    makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' }),
+    makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' }),
+    makeUser(t.db, otherEntityId, { role: 'admin', rules: ROLES.otherAdmin as never, password: 'Demo12345' }),
+  ]);
+  [applicant, coordinator, other] = await Promise.all(people.map((u) => login(t, u.email, 'Demo12345')));
 });
 afterAll(async () => {
   await t.close();
@@ -45,10 +71,10 @@ describe('upload', () => {
     expect(res.statusCode).toBe(201);
     const file = res.json<{ id: string; extension: string; public: boolean; size: number }>();
     expect(file).toMatchObject({ extension: 'pdf', public: false, size: PDF.length });
-    expect(readdirSync(path.join(dataDir, 'files'))).toEqual(['demo-housing-agency-900100200']);
-    expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200'))).toContain(`${file.id}.pdf`);
+    expect(readdirSync(path.join(dataDir, 'files'))).toEqual([FOLDER]);
+    expect(readdirSync(path.join(dataDir, 'files', FOLDER))).toContain(`${file.id}.pdf`);
     const pub = await upload(applicant, 'photo.png', PNG, { public: 'true' });
-    expect(readdirSync(path.join(dataDir, 'files', 'demo-housing-agency-900100200', 'public'))).toContain(`${pub.json<{ id: string }>().id}.png`);
+    expect(readdirSync(path.join(dataDir, 'files', FOLDER, 'public'))).toContain(`${pub.json<{ id: string }>().id}.png`);
     // The plan state counts the tenant's files; another tenant's plan does not see them.
     const planOf = async (who: { sid: string }) => (await t.request({ method: 'GET', url: '/api/entity/plan', cookies: who })).json<{ diskUsedMb: number }>().diskUsedMb;
     const before = await planOf(coordinator);
@@ -78,11 +104,11 @@ describe('upload', () => {
 
   it('refuses what is not multipart, and a file past the plan disk quota', async () => {
     expect((await t.request({ method: 'POST', url: '/api/files', cookies: applicant, payload: { file: 'x' } })).statusCode).toBe(415);
-    await t.db.updateTable('entities').set({ disk_quota_mb: 0 }).where('docnumber', '=', '900100200').execute();
+    await t.db.updateTable('entities').set({ disk_quota_mb: 0 }).where('id', '=', entityId).execute();
     const full = await upload(applicant, 'lease.pdf', PDF);
     expect(full.statusCode).toBe(413);
     expect(full.json<Err>().error.message).toBe('The disk space of your plan is full');
-    await t.db.updateTable('entities').set({ disk_quota_mb: 1024 }).where('docnumber', '=', '900100200').execute();
+    await t.db.updateTable('entities').set({ disk_quota_mb: 1024 }).where('id', '=', entityId).execute();
   });
 
   it('needs a session', async () => {
@@ -93,7 +119,7 @@ describe('upload', () => {
 
 describe('the upload limit', () => {
   const LIMIT = MAX_UPLOAD_MB * 1024 * 1024;
-  const folder = () => path.join(dataDir, 'files', 'demo-housing-agency-900100200');
+  const folder = () => path.join(dataDir, 'files', FOLDER);
   const filesOnDisk = () => (existsSync(folder()) ? readdirSync(folder()).filter((f) => f !== 'public') : []);
   const rows = async () => Number((await t.db.selectFrom('files').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
 
@@ -174,7 +200,7 @@ describe('download links', () => {
   it('serve one file as an attachment, with nosniff, for five minutes', async () => {
     const id = (await upload(applicant, 'Contrato año.pdf', PDF)).json<{ id: string }>().id;
     const link = (await t.request({ method: 'GET', url: `/api/files/${id}/link`, cookies: coordinator })).json<{ url: string; expiresAt: string }>();
-    expect(link.url).toMatch(new RegExp(`^/archivos/demo-housing-agency-900100200/${id}\\.pdf\\?exp=\\d+&token=`));
+    expect(link.url).toMatch(new RegExp(`^/archivos/${FOLDER}/${id}\\.pdf\\?exp=\\d+&token=`));
     expect(new Date(link.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     const res = await t.request({ method: 'GET', url: link.url });
     expect(res.statusCode).toBe(200);
@@ -194,7 +220,7 @@ describe('download links', () => {
     expect((await t.request({ method: 'GET', url: expired })).statusCode).toBe(403);
     const forged = link.replace(/token=[^&]+/, 'token=AAAA');
     expect((await t.request({ method: 'GET', url: forged })).statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: link.replace('/archivos/demo-housing-agency-900100200/', '/archivos/demo-housing-agency-900100200/public/') })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: link.replace(`/archivos/${FOLDER}/`, `/archivos/${FOLDER}/public/`) })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: link.split('?')[0] })).statusCode).toBe(400);
   });
 
