@@ -1,20 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSearch, type SearchRow } from '../../../core/cases/search.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeCase, makeEntity, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
 /**
  * Advanced-search values of the wrong type for their column are refused by
  * the search schema (400 naming the field) wherever a search is taken: the
  * list, its count, both exports, and a saved search, so that no search is
  * saved that would fail when opened. None reaches PostgreSQL as a 500.
+ * The tenant, its cases and its coordinator are made here with the factories.
  */
+const ROLES = {
+  // Lists, counts and exports every case of the tenant, and administers them.
+  coordinator: { wf_casos: ['show', 'export'], admin_cases: ['show', 'update'], wf_tareas: ['show'] },
+} as const;
+
 let t: TestApp;
 let coordinator: { sid: string };
 const errorLines: string[] = [];
 beforeAll(async () => {
   const stream = { write: (line: string) => void (JSON.parse(line).level >= 50 && errorLines.push(line)) };
-  t = await createTestApp({ demo: true, workflow: true, logger: { level: 'warn', stream } });
-  coordinator = await login(t, 'coordinator@demo.test');
+  t = await createTestApp({ logger: { level: 'warn', stream } });
+  const entityId = (await makeEntity(t.db)).id;
+  const projectId = (await makeProject(t.db, { entity_id: entityId })).id;
+  const protocol = await makePublishedProtocol(t.db, entityId);
+  const owner = await makeUser(t.db, entityId);
+  // Submitted cases in several states, each with its date.
+  for (const state of ['PENDING', 'SUCCESS', 'CLOSED'] as const) {
+    const c = await makeCase(t.db, protocol, { ownerId: owner.id, projectId, state, data: { firstName: 'Ana' } });
+    await t.db.updateTable('cases').set({ doc_date: new Date() }).where('id', '=', c.id).execute();
+  }
+  const user = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' });
+  coordinator = await login(t, user.email, 'Demo12345');
 });
 afterAll(() => t.close());
 
