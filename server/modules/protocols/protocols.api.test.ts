@@ -1,13 +1,98 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFormDefinition } from '../../../core/forms/definition.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeCase, makeEntity, makeForm, makeProject, makePublishedProtocol, makeTeam, makeTeamMember, makeUser } from '../../../tests/support/factories.js';
+import { submitCase } from '../cases/commands.js';
+import { acceptTask, type EngineEnv } from '../workflow/engine.js';
+
+/**
+ * Protocols and teams through the API, on a tenant of this file's own made
+ * with the factories (the demo seed plays no part): a published protocol of
+ * six tasks over four teams and six forms, with cases run through the engine
+ * so that it has accepted tasks, and a payment that waits BLOCKED for the
+ * other branch. The rights each person holds are written out here.
+ */
+const CRUD = ['show', 'create', 'update', 'delete'];
+const ROLES = {
+  coordinator: { wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD, wf_equipos_integrantes: CRUD },
+  /** Decides tasks; no rights on protocols. */
+  reviewer: { wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'] },
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  /** Another tenant's administrator of protocols and teams. */
+  otherAdmin: { wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD, wf_equipos_integrantes: CRUD },
+} as const;
 
 let t: TestApp;
 let coordinator: { sid: string };
 let reviewer: { sid: string };
 let other: { sid: string };
+let docnumber: string;
+let reviewerId: number;
+let otherAdminId: number;
+let otherEntityId: number;
+const env: EngineEnv = { publicUrl: 'https://cases.example.org', smtpConfigured: false };
+
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  [coordinator, reviewer, other] = await Promise.all(['coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  t = await createTestApp();
+  const entity = await makeEntity(t.db);
+  const entityId = entity.id;
+  docnumber = entity.docnumber;
+  otherEntityId = (await makeEntity(t.db)).id;
+  const user = (tenant: number, role: keyof typeof ROLES, extra: { name?: string } = {}) =>
+    makeUser(t.db, tenant, { role, rules: ROLES[role] as never, password: 'Demo12345', ...extra });
+  const [coord, rev, intake, payments, applicant, otherAdmin] = [
+    await user(entityId, 'coordinator'), await user(entityId, 'reviewer', { name: 'Rafael Reviewer' }), await user(entityId, 'reviewer'),
+    await user(entityId, 'reviewer'), await user(entityId, 'applicant'), await user(otherEntityId, 'otherAdmin'),
+  ];
+  reviewerId = rev.id;
+  otherAdminId = otherAdmin.id;
+  [coordinator, reviewer, other] = await Promise.all([coord, rev, otherAdmin].map((u) => login(t, u.email, 'Demo12345')));
+
+  const form = (code: string, name: string) => makeForm(t.db, entityId, { code, definition: parseFormDefinition({ name, fields: [{ name: 'notes', type: 'text', label: 'Notas', label_en: 'Notes' }] }) });
+  const main = await form('rental-application', 'Rental assistance application');
+  const forms = {
+    intake: await form('intake-review', 'Intake review'), documents: await form('document-verification', 'Document verification'), eligibility: await form('eligibility', 'Eligibility'),
+    landlord: await form('landlord-verification', 'Landlord verification'), payment: await form('payment-approval', 'Payment approval'),
+  };
+  const team = async (name: string, assignment: 'round_robin' | 'least_loaded', members: Array<[number, 'leader' | 'member']>) => {
+    const row = await makeTeam(t.db, entityId, { name, assignment });
+    for (const [userId, role] of members) await makeTeamMember(t.db, row, userId, { role });
+    return row.id;
+  };
+  // The reviewer is in two teams (a third is added by a test).
+  const intakeTeam = await team('Intake', 'round_robin', [[intake.id, 'member'], [rev.id, 'member'], [coord.id, 'leader']]);
+  const reviewTeam = await team('Document review', 'least_loaded', [[rev.id, 'member'], [coord.id, 'leader']]);
+  const paymentsTeam = await team('Payments', 'least_loaded', [[payments.id, 'member'], [coord.id, 'leader']]);
+  const supervisors = await team('Supervisors', 'least_loaded', []);
+  const task = (code: string, name: string, formId: number | null, responsible: Record<string, unknown>, onAccept: Array<{ to: string }>, extra: Record<string, unknown> = {}) =>
+    ({ code, name, formId, responsible, expirationDays: 2, join: 'any', onAccept, onReject: null, ...extra });
+  const protocol = await makePublishedProtocol(t.db, entityId, {
+    mainForm: main,
+    start: ['intake'],
+    tasks: [
+      task('intake', 'Intake review', forms.intake.id, { kind: 'team', teamId: intakeTeam }, [{ to: 'documents' }], { onReject: { notEligible: true } }),
+      task('documents', 'Document verification', forms.documents.id, { kind: 'team', teamId: reviewTeam }, [{ to: 'eligibility' }, { to: 'landlord' }]),
+      task('eligibility', 'Eligibility', forms.eligibility.id, { kind: 'team', teamId: reviewTeam }, [{ to: 'payment' }]),
+      task('landlord', 'Landlord verification', forms.landlord.id, { kind: 'task', task: 'intake' }, [{ to: 'payment' }]),
+      task('payment', 'Payment approval', forms.payment.id, { kind: 'team', teamId: paymentsTeam }, [{ to: 'supervisor' }], { join: 'all' }),
+      task('supervisor', 'Supervisor approval', null, { kind: 'team', teamId: supervisors }, []),
+    ],
+  });
+  await t.db.updateTable('protocols').set({ code: 'rental-assistance', name: 'Rental assistance' }).where('id', '=', protocol.id).execute();
+
+  // Cases run through the engine by the system: one with payment BLOCKED for eligibility, one with payment pending (7 tasks accepted).
+  const projectId = (await makeProject(t.db, { entity_id: entityId })).id;
+  const system = { system: true as const, entityId };
+  const run = async (codes: string[]) => {
+    const c = await makeCase(t.db, protocol, { ownerId: applicant.id, projectId });
+    await submitCase(t.db, env, system, c.id);
+    for (const code of codes) {
+      const pending = await t.db.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', code).where('state', '=', 'PENDING').select('id').executeTakeFirstOrThrow();
+      await acceptTask(t.db, env, system, pending.id, { data: {} });
+    }
+  };
+  await run(['intake', 'documents', 'landlord']);
+  await run(['intake', 'documents', 'eligibility', 'landlord']);
 });
 afterAll(() => t.close());
 
@@ -21,7 +106,7 @@ const formId = async (code: string) => (await t.db.selectFrom('forms').where('co
 describe('protocols', () => {
   it('list with the public URL and counts', async () => {
     const p = await rental();
-    expect(p).toMatchObject({ code: 'rental-assistance', publishedVersion: 1, publicUrl: 'http://localhost:3000/publico/900100200/rental-assistance' });
+    expect(p).toMatchObject({ code: 'rental-assistance', publishedVersion: 1, publicUrl: `http://localhost:3000/publico/${docnumber}/rental-assistance` });
     expect((await req('GET', '/api/protocols', reviewer)).statusCode).toBe(403);
   });
 
@@ -62,7 +147,7 @@ describe('protocols', () => {
     expect(exported.forms).toHaveLength(6);
     expect(exported.protocol.definition.tasks[0].formId).toBe('intake-review');
     // The other tenant lacks the teams: refused, and nothing is created.
-    const otherForms = () => t.db.selectFrom('forms').innerJoin('entities', 'entities.id', 'forms.entity_id').where('entities.docnumber', '=', '900300400').select('forms.id').execute();
+    const otherForms = () => t.db.selectFrom('forms').where('entity_id', '=', otherEntityId).select('id').execute();
     const before = (await otherForms()).length;
     const refused = await req('POST', '/api/protocols/import', other, exported);
     expect(refused.statusCode).toBe(422);
@@ -118,12 +203,11 @@ describe('protocols', () => {
 describe('teams', () => {
   it('create, add members (a user may be in several teams), and refuse foreign users', async () => {
     const team = (await req('POST', '/api/teams', coordinator, { name: 'Appeals', assignment: 'round_robin' })).json<{ id: number }>();
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
     const add = await req('POST', '/api/team-members', coordinator, { teamId: team.id, userId: reviewerId, role: 'leader' });
     expect(add.statusCode).toBe(201);
     expect((await req('GET', `/api/team-members?search=Rafael`, coordinator)).json<{ total: number }>().total).toBeGreaterThanOrEqual(3);
     expect((await req('POST', '/api/team-members', coordinator, { teamId: team.id, userId: reviewerId })).json<Err>().error.code).toBe('DUPLICATE');
-    const foreign = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('id').executeTakeFirstOrThrow()).id;
+    const foreign = otherAdminId;
     expect((await req('POST', '/api/team-members', coordinator, { teamId: team.id, userId: foreign })).statusCode).toBe(400);
     // A team that protocols use cannot be deleted.
     const intake = (await req('GET', '/api/teams?search=Intake', coordinator)).json<{ items: Array<{ id: number }> }>().items[0];
