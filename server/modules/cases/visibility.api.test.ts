@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { makeUser } from '../../../tests/support/factories.js';
+import { makeCase, makeEntity, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
 /**
  * A custom role an administrator may well make: every case target, but no
  * staff rights (no task or case administration). Its user sees only the
  * cases it owns or takes part in, and may act on no other: every route that
  * names a case answers 404 for another person's case, as reading it does.
+ * The tenant, its cases and its people are made here with the factories.
  */
 let t: TestApp;
 let custom: { sid: string };
@@ -16,6 +17,15 @@ let applicant: { sid: string };
 let coordinator: { sid: string };
 let theirs: number;
 let theirFile: string;
+let entityId: number;
+/** Another pending case of the applicant's, which the custom role is made the owner of in the last test of its block. */
+let another: number;
+
+const ROLES = {
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  // Staff: every case of the tenant (admin_cases, wf_tareas), reading and correcting.
+  coordinator: { wf_casos: ['show', 'update'], admin_cases: ['show', 'update'], wf_tareas: ['show'], historialaplicacion: ['show'] },
+} as const;
 
 const CASE_TARGETS = {
   wf_casos: ['show', 'update', 'export', 'create'],
@@ -34,14 +44,18 @@ const req = (method: string, url: string, who: { sid: string }, payload?: unknow
   t.request({ method: method as 'GET', url, cookies: { ...who, lang: 'en' }, payload: payload as string });
 
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  const entityId = (await t.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;
+  t = await createTestApp();
+  entityId = (await makeEntity(t.db)).id;
+  const projectId = (await makeProject(t.db, { entity_id: entityId })).id;
+  const protocol = await makePublishedProtocol(t.db, entityId);
   const user = await makeUser(t.db, entityId, { role: 'case-clerk', rules: CASE_TARGETS as never, password: 'Demo12345', email: 'clerk@demo.test' });
   customId = user.id;
-  [custom, applicant, coordinator] = await Promise.all([login(t, 'clerk@demo.test'), login(t, 'applicant@demo.test'), login(t, 'coordinator@demo.test')]);
-  // A pending case of the demo applicant, with a document uploaded by the applicant.
-  const list = (await req('GET', '/api/cases?state=PENDING&limit=50&count=false', applicant)).json<{ items: Array<{ id: number }> }>();
-  theirs = list.items[0].id;
+  const ana = await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' });
+  const carla = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' });
+  [custom, applicant, coordinator] = await Promise.all([login(t, 'clerk@demo.test'), login(t, ana.email), login(t, carla.email)]);
+  // A pending case of the applicant, with a document uploaded by staff; and another pending case of the applicant.
+  theirs = (await makeCase(t.db, protocol, { ownerId: ana.id, projectId, state: 'PENDING', data: { firstName: 'Ana' } })).id;
+  another = (await makeCase(t.db, protocol, { ownerId: ana.id, projectId, state: 'PENDING', data: { firstName: 'Ana' } })).id;
   const boundary = 'x-boundary';
   const body = [
     `--${boundary}`,
@@ -106,7 +120,7 @@ describe('a custom role with every case target and no staff rights', () => {
     const mine = await t.db
       .updateTable('cases')
       .set({ owner_id: customId })
-      .where('id', '=', (await t.db.selectFrom('cases').where('id', '!=', theirs).where('state', '=', 'PENDING').select('id').executeTakeFirstOrThrow()).id)
+      .where('id', '=', another)
       .returning('id')
       .executeTakeFirstOrThrow();
     expect((await req('GET', `/api/cases/${mine.id}`, custom)).statusCode).toBe(200);
@@ -117,7 +131,6 @@ describe('a custom role with every case target and no staff rights', () => {
 
 describe('a role that may create tasks and nothing else', () => {
   it('makes no ad-hoc task on a case it may not see', async () => {
-    const entityId = (await t.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;
     const maker = await makeUser(t.db, entityId, { role: 'task-maker', rules: { wf_tareas: ['create'] } as never, password: 'Demo12345', email: 'maker@demo.test' });
     const who = await login(t, 'maker@demo.test');
     const res = await req('POST', '/api/tasks', who, { caseId: theirs, name: 'mine now', userId: maker.id });
@@ -127,7 +140,6 @@ describe('a role that may create tasks and nothing else', () => {
 
 describe('applicants and files', () => {
   it('an applicant gets no link to a file another applicant uploaded for a draft', async () => {
-    const entityId = (await t.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;
     await makeUser(t.db, entityId, { role: 'applicant', password: 'Demo12345', email: 'second-applicant@demo.test' });
     const second = await login(t, 'second-applicant@demo.test');
     const boundary = 'y-boundary';
