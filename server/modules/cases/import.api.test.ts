@@ -1,15 +1,61 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeForm, makeMasterItem, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
+
+/** The tenants, the application form and protocol, and the people are made here with the factories; the demo seed plays no part. */
+const ROLES = {
+  // Case administration (importing is part of it), on top of working cases.
+  coordinator: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'], admin_cases: ['show', 'update'], wf_tareas: ['show'] },
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+} as const;
+
+const field = (name: string, type: string, label: string, label_en: string, extra: Record<string, unknown> = {}) => ({ name, type, label, label_en, ...extra });
+/** The application's fields the file maps to, with a repeat group of household members. */
+const FORM = {
+  name: 'Rental assistance application',
+  fields: [
+    field('firstName', 'text', 'Nombres', 'First name', { required: true, maxLength: 60 }),
+    field('lastName', 'text', 'Apellidos', 'Last name', { required: true, maxLength: 60 }),
+    field('documentType', 'select', 'Tipo de documento', 'Document type', { required: true, options: [{ value: 'CC', label: 'Cédula de ciudadanía' }, { value: 'CE', label: 'Cédula de extranjería' }] }),
+    field('documentNumber', 'text', 'Número de documento', 'Document number', { required: true, maxLength: 20, pattern: '^[A-Za-z0-9-]+$' }),
+    field('email', 'email', 'Correo electrónico', 'Email', { required: true }),
+    field('phone', 'phone', 'Celular', 'Cellphone', { required: true }),
+    field('departamento', 'master_select', 'Departamento', 'State', { required: true, master: 'departamentos' }),
+    field('municipio', 'master_select', 'Municipio', 'City', { required: true, master: 'municipios', type_aux: 'departamento' }),
+    field('zipCode', 'zip', 'Código postal', 'Zip code', { required: true }),
+    field('householdInformation', 'repeat', 'Integrantes del hogar', 'Household members', {
+      minRows: 1,
+      children: [
+        field('memberName', 'text', 'Nombre', 'Name', { required: true, maxLength: 100 }),
+        field('relationship', 'select', 'Parentesco', 'Relationship', { required: true, options: [{ value: 'self', label: 'Solicitante' }, { value: 'child', label: 'Hijo(a)' }] }),
+        field('age', 'number', 'Edad', 'Age', { required: true, min: 0, max: 120 }),
+      ],
+    }),
+    field('payRent', 'currency', 'Renta mensual', 'Monthly rent', { required: true, min: 1, max: 10000 }),
+    field('housing_assistance', 'switch', 'Recibe asistencia de vivienda (Sección 8)', 'Receives housing assistance (Section 8)'),
+    field('income_required_housing_assistance', 'currency', 'Valor de la asistencia', 'Assistance amount', { required: true, min: 0, visibleWhen: 'housing_assistance == true' }),
+  ],
+};
 
 let t: TestApp;
 let coordinator: { sid: string };
 let other: { sid: string };
 let protocolId: number;
+let entityId: number;
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  [coordinator, other] = await Promise.all(['coordinator@demo.test', 'admin@other.test'].map((e) => login(t, e)));
-  protocolId = (await t.db.selectFrom('protocols').where('code', '=', 'rental-assistance').select('id').executeTakeFirstOrThrow()).id;
+  t = await createTestApp();
+  entityId = (await makeEntity(t.db)).id;
+  await makeProject(t.db, { entity_id: entityId });
+  const masters = await t.db.selectFrom('masters').where('entity_id', '=', entityId).where('code', 'in', ['departamentos', 'municipios']).select(['id', 'entity_id', 'code']).execute();
+  const master = (code: string) => masters.find((m) => m.code === code) as (typeof masters)[number];
+  const bogota = await makeMasterItem(t.db, master('departamentos'), { code: '11', name: 'Bogotá, D.C.' });
+  await makeMasterItem(t.db, master('municipios'), { code: '11001', name: 'Bogotá, D.C.', parent_item_id: bogota.id });
+  protocolId = (await makePublishedProtocol(t.db, entityId, { mainForm: await makeForm(t.db, entityId, { definition: FORM }) })).id;
+  const otherEntity = (await makeEntity(t.db)).id;
+  const carla = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' });
+  const otto = await makeUser(t.db, otherEntity, { role: 'super-admin', password: 'Demo12345' });
+  [coordinator, other] = await Promise.all([carla, otto].map((u) => login(t, u.email, 'Demo12345')));
 });
 afterAll(() => t.close());
 
@@ -138,7 +184,7 @@ describe('CSV import of cases', () => {
     expect((await t.request({ method: 'GET', url: `/api/cases/imports/${job.id}`, cookies: other })).statusCode).toBe(404);
     expect((await t.request({ method: 'POST', url: `/api/cases/imports?protocolId=${protocolId}`, cookies: other, payload: csv(1, []), headers: { 'content-type': 'text/csv' } })).statusCode).toBe(404);
     // Importing is case administration: an applicant, who may create applications, may not.
-    const applicant = await login(t, 'applicant@demo.test');
+    const applicant = await login(t, (await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' })).email, 'Demo12345');
     expect((await upload(applicant, csv(1, []))).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/api/cases/imports/${job.id}`, cookies: applicant })).statusCode).toBe(403);
   });
