@@ -1,8 +1,69 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FieldDef, parseFormDefinition } from '../../../core/forms/definition.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeForm, makeMaster, makeMasterItem, makeUser } from '../../../tests/support/factories.js';
+
+/**
+ * Forms through the API, on a tenant of this file's own made with the
+ * factories (the demo seed plays no part): an application form with the
+ * fields the server gate is tried on (required, lengths, masters, a repeat
+ * group, conditions), four task forms, and the master items their selects
+ * offer. The rights each person holds are written out here.
+ */
+const CRUD = ['show', 'create', 'update', 'delete'];
+const ROLES = {
+  coordinator: { formularios: CRUD },
+  /** No rights on forms. */
+  reviewer: { wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'] },
+  /** Allows the hosts of external option lists. */
+  admin: { menu_configuracion: ['show', 'update'] },
+  /** Another tenant's administrator of forms. */
+  otherAdmin: { formularios: CRUD },
+} as const;
+
+const f = (name: string, type: FieldDef['type'], label: string, label_en: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, label, label_en, ...extra });
+const INCOME_SOURCES = ['sourceNoPayStub', 'sourceUnemployment', 'sourceSSISSDI', 'sourceChildSupport', 'sourceSNAP', 'sourceLIHEAP', 'sourceWIC', 'sourceTANIF'];
+/** An application of more than 25 fields: the applicant, the household, income and rent, a third party. */
+const APPLICATION = {
+  name: 'Rental assistance application',
+  fields: [
+    f('firstName', 'text', 'Nombres', 'First name', { required: true, maxLength: 60 }),
+    f('lastName', 'text', 'Apellidos', 'Last name', { required: true, maxLength: 60 }),
+    f('documentType', 'master_select', 'Tipo de documento', 'Document type', { required: true, master: 'document_types' }),
+    f('documentNumber', 'text', 'Número de documento', 'Document number', { required: true, maxLength: 20, pattern: '^[A-Za-z0-9-]+$' }),
+    f('email', 'email', 'Correo electrónico', 'Email', { required: true }),
+    f('phone', 'phone', 'Celular', 'Cellphone', { required: true }),
+    f('departamento', 'master_select', 'Departamento', 'State', { required: true, master: 'departamentos' }),
+    f('municipio', 'master_select', 'Municipio', 'City', { required: true, master: 'municipios', type_aux: 'departamento' }),
+    f('zipCode', 'zip', 'Código postal', 'Zip code', { required: true }),
+    f('householdInformation', 'repeat', 'Integrantes del hogar', 'Household members', {
+      minRows: 1,
+      maxRows: 12,
+      children: [
+        f('memberName', 'text', 'Nombre', 'Name', { required: true, maxLength: 100 }),
+        f('relationship', 'select', 'Parentesco', 'Relationship', { required: true, options: [{ value: 'self', label: 'Solicitante', label_en: 'Applicant' }, { value: 'child', label: 'Hijo(a)', label_en: 'Child' }] }),
+        f('age', 'number', 'Edad', 'Age', { required: true, min: 0, max: 120 }),
+        f('monthlyIncome', 'currency', 'Ingreso mensual', 'Monthly income', { min: 0, max: 100000, visibleWhen: 'age >= 18' }),
+      ],
+    }),
+    f('payRent', 'currency', 'Renta mensual', 'Monthly rent', { required: true, min: 1, max: 10000 }),
+    ...INCOME_SOURCES.map((name) => f(name, 'checkbox', name, name)),
+    f('housing_assistance', 'switch', 'Recibe asistencia de vivienda', 'Receives housing assistance'),
+    f('income_required_housing_assistance', 'currency', 'Valor de la asistencia', 'Assistance amount', { required: true, min: 0, visibleWhen: 'housing_assistance == true' }),
+    f('working_third_party', 'switch', '¿Le ayuda un tercero?', 'Is a third party helping you?'),
+    f('third_party_email', 'email', 'Correo del tercero', 'Third party email', { required: true, visibleWhen: 'working_third_party == true' }),
+    f('documents', 'file', 'Documentos', 'Documents', { accept: ['pdf', 'jpg', 'jpeg', 'png'], maxSizeMb: 10 }),
+  ],
+};
+const TASK_FORMS: Array<[string, string]> = [
+  ['intake-review', 'Intake review'], ['document-verification', 'Document verification'], ['eligibility', 'Eligibility'],
+  ['landlord-verification', 'Landlord verification'], ['payment-approval', 'Payment approval'],
+];
 
 let t: TestApp;
+let docnumber: string;
+let adminEmail: string;
 let coordinator: { sid: string };
 let reviewer: { sid: string };
 let other: { sid: string };
@@ -10,8 +71,30 @@ let listener: Server;
 let listenerPort: number;
 let listenerHits = 0;
 beforeAll(async () => {
-  t = await createTestApp({ demo: true });
-  [coordinator, reviewer, other] = await Promise.all(['coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  t = await createTestApp();
+  const entity = await makeEntity(t.db);
+  docnumber = entity.docnumber;
+  const otherEntityId = (await makeEntity(t.db)).id;
+  const user = (tenant: number, role: keyof typeof ROLES) => makeUser(t.db, tenant, { role, rules: ROLES[role] as never, password: 'Demo12345' });
+  const people = [await user(entity.id, 'coordinator'), await user(entity.id, 'reviewer'), await user(otherEntityId, 'otherAdmin')];
+  adminEmail = (await user(entity.id, 'admin')).email;
+  [coordinator, reviewer, other] = await Promise.all(people.map((u) => login(t, u.email, 'Demo12345')));
+
+  await makeForm(t.db, entity.id, { code: 'rental-application', definition: parseFormDefinition(APPLICATION) });
+  for (const [code, name] of TASK_FORMS) await makeForm(t.db, entity.id, { code, definition: parseFormDefinition({ name, fields: [f('notes', 'textarea', 'Notas', 'Notes')] }) });
+  // The items the application's selects offer: document types (a public master of the tenant), states and their cities.
+  const documentTypes = await makeMaster(t.db, entity.id, { code: 'document_types', name: 'Document types', public: true });
+  for (const [code, name] of [['CC', 'Cédula de ciudadanía'], ['CE', 'Cédula de extranjería'], ['PA', 'Pasaporte'], ['SSN', 'Social Security Number']]) {
+    await makeMasterItem(t.db, documentTypes, { code, name });
+  }
+  const master = (code: string) => t.db.selectFrom('masters').where('entity_id', '=', entity.id).where('code', '=', code).selectAll().executeTakeFirstOrThrow();
+  const [departamentos, municipios] = [await master('departamentos'), await master('municipios')];
+  const states = new Map<string, number>();
+  for (const [code, name] of [['05', 'Antioquia'], ['11', 'Bogotá, D.C.'], ['76', 'Valle del Cauca']]) states.set(code, (await makeMasterItem(t.db, departamentos, { code, name })).id);
+  for (const [code, name, state] of [['05001', 'Medellín', '05'], ['11001', 'Bogotá, D.C.', '11'], ['76001', 'Cali', '76'], ['76520', 'Palmira', '76']]) {
+    await makeMasterItem(t.db, municipios, { code, name, parent_item_id: states.get(state) });
+  }
+
   // Stands for an internal service an attacker would like the server to call.
   listener = createServer((_req, res) => {
     listenerHits++;
@@ -33,7 +116,7 @@ const formId = async (code: string) => (await t.db.selectFrom('forms').where('co
 const simple = (fields: unknown[]) => ({ name: 'Test form', fields });
 
 describe('form definitions', () => {
-  it('lists the seeded forms', async () => {
+  it("lists the tenant's forms", async () => {
     const res = (await req('GET', '/api/forms?sortBy=name', coordinator)).json<{ items: Array<{ code: string; fields: number }>; total: number }>();
     expect(res.items.map((f) => f.code)).toEqual(['document-verification', 'eligibility', 'intake-review', 'landlord-verification', 'payment-approval', 'rental-application']);
     expect(res.items.find((f) => f.code === 'rental-application')?.fields).toBeGreaterThan(25);
@@ -184,7 +267,7 @@ describe('options', () => {
       expect(res.statusCode, url).toBe(422);
     }
     // Even an admin listing localhost does not open loopback.
-    const admin = await login(t, 'admin@demo.test');
+    const admin = await login(t, adminEmail, 'Demo12345');
     expect((await req('POST', '/api/external-hosts', admin, { host: 'localhost' })).statusCode).toBe(400);
     expect(listenerHits).toBe(before);
   });
@@ -192,7 +275,7 @@ describe('options', () => {
   it("of the product's own public master URL are answered from the database", async () => {
     const created = await req('POST', '/api/forms', coordinator, {
       code: 'own-master',
-      definition: simple([{ name: 'docs', type: 'select_multiple_external', label: 'D', external_url: 'http://localhost:3000/api/public/masters/900100200/document_types' }]),
+      definition: simple([{ name: 'docs', type: 'select_multiple_external', label: 'D', external_url: `http://localhost:3000/api/public/masters/${docnumber}/document_types` }]),
     });
     const res = await req('GET', `/api/forms/${created.json<{ id: number }>().id}/options/docs`, coordinator);
     expect(res.statusCode).toBe(200);
@@ -200,7 +283,7 @@ describe('options', () => {
   });
 
   it('hosts are allowed once per tenant', async () => {
-    const admin = await login(t, 'admin@demo.test');
+    const admin = await login(t, adminEmail, 'Demo12345');
     const first = await req('POST', '/api/external-hosts', admin, { host: 'lists.example.org' });
     expect(first.statusCode).toBe(201);
     const again = await req('POST', '/api/external-hosts', admin, { host: 'Lists.Example.org' });
