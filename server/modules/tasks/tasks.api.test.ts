@@ -1,6 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FieldDef, parseFormDefinition } from '../../../core/forms/definition.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { makeUser } from '../../../tests/support/factories.js';
+import { makeCase, makeEntity, makeForm, makeProject, makePublishedProtocolWithForms, makeTeam, makeTeamMember, makeUser } from '../../../tests/support/factories.js';
+import { submitCase } from '../cases/commands.js';
+import { acceptTask, type EngineEnv, rejectTask } from '../workflow/engine.js';
+
+/**
+ * Tasks through the API, on a tenant of this file's own made with the
+ * factories (the demo seed plays no part): a published protocol (intake,
+ * documents, then eligibility and landlord in parallel, a payment that waits
+ * for both, a supervisor team nobody is in), its teams, and cases run through
+ * the engine by the system so that tasks stand in every state the tests
+ * look for. The rights each person holds are written out here.
+ */
+const ROLES = {
+  coordinator: {
+    wf_casos: ['show', 'update'], admin_cases: ['show', 'update'], wf_tareas: ['show', 'create', 'update', 'accept', 'reject', 'restart_task'],
+    menutareas: ['show'], admintasks: ['show', 'update', 'restart_task'],
+  },
+  reviewer: { wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'] },
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  /** Another tenant's coordinator. */
+  otherCoordinator: {
+    wf_casos: ['show', 'update'], admin_cases: ['show', 'update'], wf_tareas: ['show', 'create', 'update', 'accept', 'reject', 'restart_task'],
+    menutareas: ['show'], admintasks: ['show', 'update', 'restart_task'],
+  },
+} as const;
+
+const f = (name: string, type: FieldDef['type'], label: string, label_en: string, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, label, label_en, ...extra });
+const yesNo = [{ value: 'yes', label: 'Sí', label_en: 'Yes' }, { value: 'no', label: 'No', label_en: 'No' }];
+const INTAKE_FORM = {
+  name: 'Intake review',
+  fields: [
+    f('complete', 'radio', '¿La solicitud está completa?', 'Is the application complete?', { required: true, options: yesNo }),
+    f('missingInfo', 'textarea', 'Información faltante', 'Missing information', { required: true, maxLength: 2000, visibleWhen: "complete == 'no'" }),
+    f('notes', 'textarea', 'Notas', 'Notes', { maxLength: 2000 }),
+  ],
+};
 
 let t: TestApp;
 let coordinator: { sid: string };
@@ -8,11 +44,74 @@ let reviewer: { sid: string };
 let payments: { sid: string };
 let applicant: { sid: string };
 let other: { sid: string };
+let reviewerId: number;
+let otherEntity: number;
+const env: EngineEnv = { publicUrl: 'https://cases.example.org', smtpConfigured: false };
+
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  [coordinator, reviewer, payments, applicant, other] = await Promise.all(
-    ['coordinator@demo.test', 'reviewer@demo.test', 'payments@demo.test', 'applicant@demo.test', 'admin@other.test'].map((e) => login(t, e)),
-  );
+  t = await createTestApp();
+  const entityId = (await makeEntity(t.db)).id;
+  otherEntity = (await makeEntity(t.db)).id;
+  const user = (tenant: number, role: keyof typeof ROLES) => makeUser(t.db, tenant, { role, rules: ROLES[role] as never, password: 'Demo12345' });
+  const [coord, rev, intake, pay, owner, otherCoord] = [
+    await user(entityId, 'coordinator'), await user(entityId, 'reviewer'), await user(entityId, 'reviewer'), await user(entityId, 'reviewer'),
+    await user(entityId, 'applicant'), await user(otherEntity, 'otherCoordinator'),
+  ];
+  reviewerId = rev.id;
+  [coordinator, reviewer, payments, applicant, other] = await Promise.all([coord, rev, pay, owner, otherCoord].map((u) => login(t, u.email, 'Demo12345')));
+
+  const form = (code: string, definition: Record<string, unknown>) => makeForm(t.db, entityId, { code, definition: parseFormDefinition(definition) });
+  const simple = (name: string) => ({ name, fields: [f('notes', 'textarea', 'Notas', 'Notes')] });
+  const forms = {
+    intake: await form('intake-review', INTAKE_FORM), documents: await form('document-verification', simple('Document verification')),
+    eligibility: await form('eligibility', simple('Eligibility')), landlord: await form('landlord-verification', simple('Landlord verification')),
+    payment: await form('payment-approval', simple('Payment approval')),
+  };
+  // A form of the other tenant, for the refusal of a foreign form.
+  await makeForm(t.db, otherEntity);
+  const team = async (name: string, assignment: 'round_robin' | 'least_loaded', members: Array<[number, 'leader' | 'member']>) => {
+    const row = await makeTeam(t.db, entityId, { name, assignment });
+    for (const [userId, role] of members) await makeTeamMember(t.db, row, userId, { role });
+    return row.id;
+  };
+  const intakeTeam = await team('Intake', 'round_robin', [[intake.id, 'member'], [rev.id, 'member'], [coord.id, 'leader']]);
+  const reviewTeam = await team('Document review', 'least_loaded', [[rev.id, 'member'], [coord.id, 'leader']]);
+  const paymentsTeam = await team('Payments', 'least_loaded', [[pay.id, 'member'], [coord.id, 'leader']]);
+  const supervisors = await team('Supervisors', 'least_loaded', []);
+  const task = (code: string, name: string, formId: number | null, responsible: Record<string, unknown>, onAccept: Array<{ to: string }>, extra: Record<string, unknown> = {}) =>
+    ({ code, name, formId, responsible, expirationDays: 2, join: 'any', onAccept, onReject: null, ...extra });
+  const protocol = await makePublishedProtocolWithForms(t.db, entityId, {
+    start: ['intake'],
+    tasks: [
+      task('intake', 'Intake review', forms.intake.id, { kind: 'team', teamId: intakeTeam }, [{ to: 'documents' }], { onReject: { notEligible: true } }),
+      task('documents', 'Document verification', forms.documents.id, { kind: 'team', teamId: reviewTeam }, [{ to: 'eligibility' }, { to: 'landlord' }], { onReject: { to: 'intake' } }),
+      task('eligibility', 'Eligibility', forms.eligibility.id, { kind: 'team', teamId: reviewTeam }, [{ to: 'payment' }]),
+      task('landlord', 'Landlord verification', forms.landlord.id, { kind: 'task', task: 'intake' }, [{ to: 'payment' }]),
+      task('payment', 'Payment approval', forms.payment.id, { kind: 'team', teamId: paymentsTeam }, [{ to: 'supervisor' }], { join: 'all' }),
+      task('supervisor', 'Supervisor approval', null, { kind: 'team', teamId: supervisors }, []),
+    ],
+  });
+
+  // Cases of the applicant, moved on by the system through the engine.
+  const projectId = (await makeProject(t.db, { entity_id: entityId })).id;
+  const system = { system: true as const, entityId };
+  const pendingTask = async (caseId: number, code: string) =>
+    (await t.db.selectFrom('tasks').where('case_id', '=', caseId).where('code', '=', code).where('state', '=', 'PENDING').select('id').executeTakeFirstOrThrow()).id;
+  const run = async (codes: string[]) => {
+    const c = await makeCase(t.db, protocol, { ownerId: owner.id, projectId });
+    await submitCase(t.db, env, system, c.id);
+    for (const code of codes) await acceptTask(t.db, env, system, await pendingTask(c.id, code), { data: code === 'intake' ? { complete: 'yes' } : {} });
+    return c.id;
+  };
+  // Two waiting at intake; one whose payment waits BLOCKED for eligibility; one at the supervisor nobody is assigned to (UNASSIGNED).
+  await run([]);
+  await run([]);
+  await run(['intake', 'documents', 'landlord']);
+  await run(['intake', 'documents', 'eligibility', 'landlord', 'payment']);
+  // Documents sent back to intake with a reason (a REJECTED task), and a closed case.
+  const sentBack = await run(['intake']);
+  await rejectTask(t.db, env, system, await pendingTask(sentBack, 'documents'), { reason: 'The lease is missing its signature page.' });
+  await makeCase(t.db, protocol, { ownerId: owner.id, projectId, state: 'CLOSED' });
 });
 afterAll(() => t.close());
 
@@ -99,9 +198,9 @@ describe('people who may not see a task', () => {
     const task = (await pendingIntake())[0];
     const entityId = (await t.db.selectFrom('cases').where('id', '=', task.caseId).select('entity_id').executeTakeFirstOrThrow()).entity_id;
     // Another applicant (no task rights, not the case's owner), and a role that may decide tasks but is not staff.
-    await makeUser(t.db, entityId, { role: 'applicant', password: 'Demo12345', email: 'another-applicant@demo.test' });
-    await makeUser(t.db, entityId, { role: 'task-decider', rules: { wf_tareas: ['accept', 'reject', 'update'] } as never, password: 'Demo12345', email: 'decider@demo.test' });
-    const [stranger, decider] = await Promise.all([login(t, 'another-applicant@demo.test'), login(t, 'decider@demo.test')]);
+    await makeUser(t.db, entityId, { role: 'applicant', password: 'Demo12345', email: 'another-applicant@example.test' });
+    await makeUser(t.db, entityId, { role: 'task-decider', rules: { wf_tareas: ['accept', 'reject', 'update'] } as never, password: 'Demo12345', email: 'decider@example.test' });
+    const [stranger, decider] = await Promise.all([login(t, 'another-applicant@example.test'), login(t, 'decider@example.test')]);
     const before = (await req('GET', `/api/tasks/${task.id}`, coordinator)).json<{ version: number; responsibleId: number }>();
     const attempts = [
       req('POST', `/api/tasks/${task.id}/assign`, stranger, { userId: before.responsibleId }),
@@ -141,7 +240,6 @@ describe('ad-hoc tasks', () => {
   it('are created on an open case for a user or a team, and deciding them moves nothing else', async () => {
     const caseId = (await pendingIntake())[0].caseId;
     const before = (await req('GET', `/api/cases/${caseId}/timeline`, coordinator)).json<{ tasks: unknown[] }>().tasks.length;
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
     const created = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Call the landlord', userId: reviewerId, expirationDays: 1, instructions: 'Confirm the rent amount' });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: number }>().id;
@@ -179,10 +277,8 @@ describe('ad-hoc tasks', () => {
     expect(task.form?.versionId).toBe(version.id);
     expect(version.in_use).toBe(true);
 
-    const otherEntity = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('entity_id').executeTakeFirstOrThrow()).entity_id;
     const foreignForm = await t.db.selectFrom('forms').where('entity_id', '=', otherEntity).select('id').executeTakeFirstOrThrow();
     const foreignTeam = await t.db.insertInto('teams').values({ entity_id: otherEntity, name: 'Foreign team', last_assigned_user_id: null }).returning('id').executeTakeFirstOrThrow();
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
     const badForm = await req('POST', '/api/tasks', coordinator, { caseId, name: 'Foreign form', userId: reviewerId, formId: foreignForm.id });
     expect(badForm.statusCode).toBe(400);
     expect(badForm.json<Err>().error.details).toEqual([{ path: 'formId', message: 'You must choose an option' }]);
@@ -204,7 +300,6 @@ describe('ad-hoc tasks', () => {
 
   it('are listed apart with adhoc=true, and left out with adhoc=false', async () => {
     const caseId = (await pendingIntake())[0].caseId;
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
     const { id } = (await req('POST', '/api/tasks', coordinator, { caseId, name: 'Listed apart', userId: reviewerId })).json<{ id: number }>();
     const adhoc = (await req('GET', '/api/tasks?adhoc=true&limit=100', coordinator)).json<List<Task>>();
     expect(adhoc.total).toBeGreaterThan(0);
