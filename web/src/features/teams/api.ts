@@ -1,46 +1,26 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { TEAM_ASSIGNMENTS, TEAM_MEMBER_ROLES, type teamMemberSchema, type teamSchema, type teamUserOptionSchema } from '../../../../core/api/teams.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import { type ListPage, type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
 /** How a team hands out the tasks a protocol gives it. */
-export const ASSIGNMENTS = ['round_robin', 'least_loaded'] as const;
+export const ASSIGNMENTS = TEAM_ASSIGNMENTS;
 export type Assignment = (typeof ASSIGNMENTS)[number];
 
-/** One team as GET /api/teams answers it. */
-export interface TeamItem {
-  id: number;
-  name: string;
-  description: string;
-  assignment: Assignment;
-  active: boolean;
-  /** Active members. */
-  members: number;
-  /** Unassigned, pending and blocked tasks held by the team. */
-  openTasks: number;
-}
-
-export const MEMBER_ROLES = ['leader', 'member'] as const;
+export const MEMBER_ROLES = TEAM_MEMBER_ROLES;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 
+/** One team as GET /api/teams answers it: `members` counts the active ones, `openTasks` those unassigned, pending or blocked. */
+export type TeamItem = Wire<z.infer<typeof teamSchema>>;
+
 /** One membership as GET /api/team-members answers it. */
-export interface TeamMemberItem {
-  id: number;
-  teamId: number;
-  teamName: string;
-  userId: number;
-  userName: string;
-  userEmail: string;
-  role: MemberRole;
-  active: boolean;
-}
+export type TeamMemberItem = Wire<z.infer<typeof teamMemberSchema>>;
 
 /** An active user of the tenant (GET /api/team-members/user-options). */
-export interface UserOption {
-  id: number;
-  name: string;
-  email: string;
-}
+export type UserOption = Wire<z.infer<typeof teamUserOptionSchema>>;
 
 const TEAMS_PATH = '/api/teams';
 const MEMBERS_PATH = '/api/team-members';
