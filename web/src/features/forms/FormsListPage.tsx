@@ -7,7 +7,6 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { formatDate } from '../../../../core/dates.js';
@@ -16,10 +15,9 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
-import { FORMS_PATH, type FormSummary, type FormView, formQueryKey, useInvalidateForms } from './formsApi.js';
+import { type FormSummary, useDeleteForm, useFetchForm, useFormList } from './api.js';
 import { previewStorageKey } from './builder/ViewTab.js';
 import { ListError } from '../../components/table/ListError.js';
 
@@ -30,26 +28,20 @@ export default function FormsListPage() {
   const session = useSession();
   const dialogs = useDialogs();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateForms();
+  const fetchForm = useFetchForm();
   const list = useListParams({ sortBy: 'name' });
-  const query = useListQuery<FormSummary>(FORMS_PATH, list.params);
+  const query = useFormList(list.params);
 
-  const remove = useMutation({
-    mutationFn: (form: FormSummary) => apiFetch<void>(`${FORMS_PATH}/${form.id}`, { method: 'DELETE' }),
-    onSuccess: async (_answer, form) => {
+  const remove = useDeleteForm({
+    onSuccess: (_answer, form) => {
       showToast(t('common.deleted'), 'success');
       sessionStorage.removeItem(previewStorageKey(form.id));
-      await invalidate();
     },
   });
 
   const confirmDelete = async (form: FormSummary) => {
     // A form in use cannot go: say so at once rather than after a confirmation.
-    const current = await queryClient.fetchQuery({
-      queryKey: formQueryKey(form.id),
-      queryFn: ({ signal }) => apiFetch<FormView>(`${FORMS_PATH}/${form.id}`, { signal }),
-    });
+    const current = await fetchForm(form.id);
     if (current.inUse) {
       await dialogs.warning(t('forms.list.inUseNoDelete', { name: form.name }));
       return;

@@ -19,19 +19,18 @@ import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../../../core/dates.js';
-import { type FieldDef, scopeFieldsDeep } from '../../../../core/forms/definition.js';
+import { scopeFieldsDeep } from '../../../../core/forms/definition.js';
 import type { ProtocolDefinition, TaskTemplate } from '../../../../core/workflow/protocol.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import type { ListPage } from '../../components/table/listParams.js';
-import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
+import { useFormDefinition, useFormOptions } from '../forms/api.js';
 import { useTeamOptions, useUserOptions } from '../teams/api.js';
 import { checkDraft, emptyDefinition, moveTask, normalizeDefinition, putTask, removeTask } from './editor/draft.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
@@ -39,7 +38,7 @@ import { countProblems, NO_PROBLEMS, type SortedProblems, sortProblems } from '.
 import { type PickerOptions, TaskDialog } from './editor/TaskDialog.js';
 import { responsibleText, TaskList } from './editor/TaskList.js';
 import { ProtocolGraph } from './graph/ProtocolGraph.js';
-import { CASE_TYPES, type CaseType, type FormOption, PROTOCOLS_PATH, type ProtocolBody, type ProtocolDetail, useInvalidateProtocols } from './protocolsApi.js';
+import { CASE_TYPES, type CaseType, type ProtocolBody, type ProtocolDetail, useProtocolDetail, usePublishProtocolDraft, useSaveProtocol } from './api.js';
 
 interface Draft {
   code: string;
@@ -90,27 +89,13 @@ export default function ProtocolEditorPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const can = useCan();
   const session = useSession();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateProtocols();
   const isNew = id === undefined;
 
-  const detail = useQuery({
-    queryKey: [PROTOCOLS_PATH, 'detail', id],
-    queryFn: ({ signal }) => apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${encodeURIComponent(id ?? '')}`, { signal }),
-    enabled: !isNew,
-    // The editor holds its own copy: a background refetch must not replace what is being edited.
-    refetchOnWindowFocus: false,
-  });
-  const forms = useQuery({
-    queryKey: ['/api/forms', 'options'],
-    queryFn: ({ signal }) => apiFetch<ListPage<FormOption>>('/api/forms?limit=100&sortBy=name', { signal }),
-    enabled: can('formularios', 'show'),
-    retry: false,
-    meta: { silentError: true },
-  });
+  const detail = useProtocolDetail(id);
+  const forms = useFormOptions(can('formularios', 'show'));
   const teams = useTeamOptions(can('wf_equipos', 'show'));
   const users = useUserOptions('');
 
@@ -133,13 +118,7 @@ export default function ProtocolEditorPage() {
     }
   }, [loaded]);
 
-  const mainForm = useQuery({
-    queryKey: ['/api/forms', 'detail', draft?.mainFormId],
-    queryFn: ({ signal }) => apiFetch<{ definition: { fields: FieldDef[] } }>(`/api/forms/${draft?.mainFormId}`, { signal }),
-    enabled: !!draft?.mainFormId && can('formularios', 'show'),
-    retry: false,
-    meta: { silentError: true },
-  });
+  const mainForm = useFormDefinition(draft?.mainFormId, can('formularios', 'show'));
   const mainFields = useMemo(() => {
     const english = (session.user.language ?? 'en') === 'en';
     return scopeFieldsDeep(mainForm.data?.definition.fields ?? [])
@@ -209,34 +188,21 @@ export default function ProtocolEditorPage() {
     showToast(errorMessage(error));
   };
 
-  const saveDraft = async (d: Draft): Promise<ProtocolDetail> => {
-    const saved = isNew
-      ? await apiFetch<ProtocolDetail>(PROTOCOLS_PATH, { method: 'POST', json: body(d) })
-      : await apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${id}`, { method: 'PUT', json: body(d) });
+  // The server took the draft: its problems are gone and nothing is unsaved.
+  const stored = () => {
     setServerProblems(null);
     setDirty(false);
-    queryClient.setQueryData([PROTOCOLS_PATH, 'detail', String(saved.id)], saved);
-    await invalidate();
-    return saved;
   };
-  const save = useMutation({
-    mutationFn: saveDraft,
-    meta: { silentError: true },
+  const save = useSaveProtocol(id, {
+    onStored: stored,
     onSuccess: (saved) => {
       showToast(t('common.saved'), 'success');
       if (isNew) navigate(`/protocolos/${saved.id}`, { replace: true });
     },
     onError: failed,
   });
-  const publish = useMutation({
-    mutationFn: async (d: Draft) => {
-      const saved = dirty || isNew ? await saveDraft(d) : loaded;
-      const published = await apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${saved?.id ?? id}/publish`, { method: 'POST' });
-      queryClient.setQueryData([PROTOCOLS_PATH, 'detail', String(published.id)], published);
-      await invalidate();
-      return published;
-    },
-    meta: { silentError: true },
+  const publish = usePublishProtocolDraft(id, loaded, {
+    onStored: stored,
     onSuccess: (published) => {
       showToast(t('protocols.published', { version: published.publishedVersion }), 'success');
       if (isNew) navigate(`/protocolos/${published.id}`, { replace: true });
@@ -251,7 +217,7 @@ export default function ProtocolEditorPage() {
       message: t('protocols.publishMessage'),
       confirmText: t('protocols.publish'),
     });
-    if (confirmed) publish.mutate(draft);
+    if (confirmed) publish.mutate({ body: body(draft), store: dirty || isNew });
   };
   const confirmDeleteTask = async (task: TaskTemplate) => {
     const confirmed = await dialogs.confirm({
@@ -291,7 +257,7 @@ export default function ProtocolEditorPage() {
       <PageHeader title={isNew ? t('protocols.editor.newTitle') : t('protocols.editor.editTitle', { name: loaded?.name ?? draft.name })}>
         {canSave && (
           <>
-            <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate(draft)} loading={save.isPending} disabled={busy}>
+            <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate(body(draft))} loading={save.isPending} disabled={busy}>
               {t('common.save')}
             </Button>
             <Button variant="contained" startIcon={<PublishOutlined />} onClick={() => void confirmPublish()} loading={publish.isPending} disabled={busy}>

@@ -6,7 +6,6 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -14,10 +13,8 @@ import { STATE_COLORS, stateLabelKey } from '../../../../core/workflow/states.js
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
 import { ROWS_PER_PAGE_OPTIONS } from '../../components/table/listParams.js';
-import { apiFetch } from '../../lib/api.js';
-import { useProtocolOptions } from '../tasks/TaskFilters.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from '../tasks/taskCells.js';
-import { PROTOCOLS_PATH, type ProtocolTasks, TASK_GROUPS, type TaskGroup } from './protocolsApi.js';
+import { type ProtocolTasks, TASK_GROUPS, type TaskGroup, useProtocolOptions, useProtocolTasks } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 type Row = ProtocolTasks['items'][number];
@@ -39,12 +36,7 @@ export default function ProtocolTasksPage() {
   const [limit, setLimit] = useState(ROWS_PER_PAGE_OPTIONS[0] as number);
   useEffect(() => setPage(0), [protocolId, group]);
 
-  const query = useQuery({
-    queryKey: [PROTOCOLS_PATH, 'tasks', protocolId, group, page, limit],
-    queryFn: ({ signal }) => apiFetch<ProtocolTasks>(`${PROTOCOLS_PATH}/${protocolId}/tasks?state=${group}&page=${page + 1}&limit=${limit}`, { signal }),
-    enabled: !!protocolId,
-    placeholderData: keepPreviousData,
-  });
+  const query = useProtocolTasks(protocolId, group, page, limit);
   const choose = (patch: Record<string, string>) => {
     const next = new URLSearchParams(searchParams);
     for (const [key, value] of Object.entries(patch)) next.set(key, value);

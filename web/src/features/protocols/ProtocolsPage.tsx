@@ -12,7 +12,6 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { type ChangeEvent, type ReactElement, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -22,30 +21,12 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { ImportProblemsDialog } from './ImportProblemsDialog.js';
-import { PROTOCOLS_PATH, type ProtocolDetail, type ProtocolSummary, useInvalidateProtocols } from './protocolsApi.js';
+import { downloadProtocolExport, type ProtocolSummary, useDeleteProtocol, useImportProtocol, useProtocolList, usePublishProtocol } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
-
-/** Downloads the export of one protocol as the file the server names. */
-async function downloadExport(protocol: ProtocolSummary): Promise<void> {
-  const response = await fetch(`${PROTOCOLS_PATH}/${protocol.id}/export`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new ApiError(response.status, 'INTERNAL', body?.error?.message ?? errorMessage(null));
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `protocol-${protocol.code}.json`;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 type ImportFailure = { fileName: string; message: string; problems: readonly ApiErrorDetail[] };
 
@@ -55,19 +36,13 @@ export default function ProtocolsPage() {
   const can = useCan();
   const dialogs = useDialogs();
   const navigate = useNavigate();
-  const invalidate = useInvalidateProtocols();
   const list = useListParams({ sortBy: 'name' });
-  const query = useListQuery<ProtocolSummary>(PROTOCOLS_PATH, list.params);
+  const query = useProtocolList(list.params);
   const fileInput = useRef<HTMLInputElement>(null);
   const [importFailure, setImportFailure] = useState<ImportFailure | null>(null);
 
-  const publish = useMutation({
-    mutationFn: (protocol: ProtocolSummary) => apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/${protocol.id}/publish`, { method: 'POST' }),
-    meta: { silentError: true },
-    onSuccess: async (published) => {
-      showToast(t('protocols.published', { version: published.publishedVersion }), 'success');
-      await invalidate();
-    },
+  const publish = usePublishProtocol({
+    onSuccess: (published) => showToast(t('protocols.published', { version: published.publishedVersion }), 'success'),
     onError: (error, protocol) => {
       // A draft with problems is fixed in the editor, where each problem shows in its place.
       if (error instanceof ApiError && error.details.length) {
@@ -78,28 +53,9 @@ export default function ProtocolsPage() {
       showToast(errorMessage(error));
     },
   });
-  const remove = useMutation({
-    mutationFn: (protocol: ProtocolSummary) => apiFetch<void>(`${PROTOCOLS_PATH}/${protocol.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('common.deleted'), 'success');
-      await invalidate();
-    },
-  });
-  const importFile = useMutation({
-    mutationFn: async (file: File) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(await file.text());
-      } catch {
-        throw new ApiError(400, 'BAD_REQUEST', t('protocols.import.notJson'));
-      }
-      return apiFetch<ProtocolDetail>(`${PROTOCOLS_PATH}/import`, { method: 'POST', json: parsed });
-    },
-    meta: { silentError: true },
-    onSuccess: async (imported) => {
-      showToast(t('protocols.import.done', { name: imported.name }), 'success');
-      await invalidate();
-    },
+  const remove = useDeleteProtocol({ onSuccess: () => showToast(t('common.deleted'), 'success') });
+  const importFile = useImportProtocol({
+    onSuccess: (imported) => showToast(t('protocols.import.done', { name: imported.name }), 'success'),
     onError: (error, file) => setImportFailure({ fileName: file.name, message: errorMessage(error), problems: error instanceof ApiError ? error.details : [] }),
   });
 
@@ -183,7 +139,7 @@ export default function ProtocolsPage() {
       {can('wf_protocolos', 'update') && action(t('protocols.publish'), protocol, <PublishOutlined fontSize="small" />, () => void confirmPublish(protocol), publish.isPending)}
       {can('wf_protocolos', 'export') &&
         action(t('protocols.export'), protocol, <DownloadOutlined fontSize="small" />, () =>
-          void downloadExport(protocol).catch((error: unknown) => showToast(errorMessage(error))),
+          void downloadProtocolExport(protocol).catch((error: unknown) => showToast(errorMessage(error))),
         )}
       {action(t('protocols.copyUrl'), protocol, <ContentCopyOutlined fontSize="small" />, () => void copyUrl(protocol))}
       {can('wf_protocolos', 'delete') && action(t('common.delete'), protocol, <DeleteOutlined fontSize="small" />, () => void confirmDelete(protocol))}

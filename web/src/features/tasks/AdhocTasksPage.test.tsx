@@ -5,7 +5,7 @@ import { describe, expect, test, vi } from 'vitest';
 import i18n from '../../i18n/index.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, sessionWith, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import { taskItem } from './fixtures.js';
-import type { TaskItem } from './tasksApi.js';
+import type { TaskItem } from './api.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 

@@ -6,7 +6,6 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../app/session/session.js';
@@ -14,12 +13,12 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
 import { tablePaging, useListParams } from '../../components/table/listParams.js';
-import { ApiError, apiFetch } from '../../lib/api.js';
-import { type AssignTarget, AssignDialog } from './AssignDialog.js';
+import { ApiError } from '../../lib/api.js';
+import { AssignDialog } from './AssignDialog.js';
 import { BulkResultDialog } from './BulkResultDialog.js';
-import { TaskFilters, useTaskFilters, useTaskList } from './TaskFilters.js';
+import { TaskFilters, useTaskFilters } from './TaskFilters.js';
 import { useTaskColumns } from './taskCells.js';
-import { type BulkResult, TASKS_PATH, type TaskItem, useInvalidateTasks } from './tasksApi.js';
+import { type BulkResult, type TaskItem, useBulkAssignTasks, useBulkRestartTasks, useTaskList } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 type Report = { title: string; result: BulkResult };
@@ -33,7 +32,6 @@ export default function AdminTasksPage() {
   const { t } = useTranslation();
   const can = useCan();
   const dialogs = useDialogs();
-  const invalidate = useInvalidateTasks();
   const list = useListParams({ sortBy: 'created_at', descending: true });
   const { filters, update } = useTaskFilters(() => list.setPage(0));
   const query = useTaskList(list.params, filters);
@@ -65,22 +63,19 @@ export default function AdminTasksPage() {
       return next;
     });
 
-  const finish = async (title: string, result: BulkResult) => {
+  // The report names the tasks as they were selected; the hooks then refresh every task view.
+  const finish = (title: string, result: BulkResult) => {
     named.current = new Map(selected);
     setReport({ title, result });
     setSelected(new Map());
-    await invalidate();
   };
-  const restart = useMutation({
-    mutationFn: (ids: number[]) => apiFetch<BulkResult>(`${TASKS_PATH}/bulk/restart`, { method: 'POST', json: { ids } }),
+  const restart = useBulkRestartTasks({
     onSuccess: (result) => finish(t('tasks.bulk.restartTitle'), result),
   });
-  const assign = useMutation({
-    mutationFn: (target: AssignTarget) => apiFetch<BulkResult>(`${TASKS_PATH}/bulk/assign`, { method: 'POST', json: { ids: [...selected.keys()], ...target } }),
-    meta: { silentError: true },
-    onSuccess: async (result) => {
+  const assign = useBulkAssignTasks({
+    onSuccess: (result) => {
       setAssigning(false);
-      await finish(t('tasks.bulk.assignTitle'), result);
+      finish(t('tasks.bulk.assignTitle'), result);
     },
     onError: (error) => setAssignError(error instanceof ApiError ? error.message : undefined),
   });
@@ -174,7 +169,7 @@ export default function AdminTasksPage() {
           description={t('tasks.bulk.assignDescription', { count: selected.size })}
           pending={assign.isPending}
           error={assignError}
-          onSubmit={(target) => assign.mutate(target)}
+          onSubmit={(target) => assign.mutate({ ids: [...selected.keys()], ...target })}
           onClose={() => setAssigning(false)}
         />
       )}

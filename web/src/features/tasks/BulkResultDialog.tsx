@@ -9,7 +9,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BulkResult } from './tasksApi.js';
+import type { BulkResult } from './api.js';
 
 interface BulkResultDialogProps {
   title: string;

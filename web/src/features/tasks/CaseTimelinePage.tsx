@@ -4,7 +4,6 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -12,19 +11,15 @@ import { formatDateTime } from '../../../../core/dates.js';
 import { STATE_COLORS, type TaskState } from '../../../../core/workflow/states.js';
 import { useSession } from '../../app/session/session.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { apiFetch } from '../../lib/api.js';
 import { DueDate } from './taskCells.js';
 import { TaskStateChip } from './TaskStateChip.js';
-import type { CaseTimeline } from './tasksApi.js';
+import { type CaseTimeline, useCaseTimeline } from './api.js';
 
 /** /tasks/case/:caseId: the tasks of one application as a vertical timeline, oldest first. */
 export default function CaseTimelinePage() {
   const { t } = useTranslation();
   const { caseId = '' } = useParams();
-  const query = useQuery({
-    queryKey: ['timeline', caseId],
-    queryFn: ({ signal }) => apiFetch<CaseTimeline>(`/api/cases/${encodeURIComponent(caseId)}/timeline`, { signal }),
-  });
+  const query = useCaseTimeline(caseId);
   const data = query.data;
 
   return (

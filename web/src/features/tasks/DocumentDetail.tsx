@@ -15,14 +15,14 @@ import { useTranslation } from 'react-i18next';
 import { type FieldDef, type FormDefinition, orderedFields } from '../../../../core/forms/definition.js';
 import { compileCondition } from '../../../../core/forms/expr.js';
 import { showToast } from '../../components/feedback/toastStore.js';
-import { apiFetch, errorMessage } from '../../lib/api.js';
+import { errorMessage } from '../../lib/api.js';
+import { fileLink } from './api.js';
 import { isFileRef, labelOf, optionText } from './fieldText.js';
 
 /** Opens a stored file through a short-lived download link. */
 async function openFile(id: string): Promise<void> {
   try {
-    const { url } = await apiFetch<{ url: string }>(`/api/files/${encodeURIComponent(id)}/link`);
-    window.location.assign(url);
+    window.location.assign(await fileLink(id));
   } catch (error) {
     showToast(errorMessage(error));
   }

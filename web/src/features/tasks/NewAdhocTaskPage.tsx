@@ -1,25 +1,25 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { type Control, Controller, type FieldErrors, type Resolver, type UseFormClearErrors, useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { formatDate } from '../../../../core/dates.js';
-import { ADHOC_DAYS_MAX, type AdhocTaskInput, adhocTaskSchema, hasResponsible } from '../../../../core/workflow/adhoc.js';
+import { ADHOC_DAYS_MAX, adhocTaskSchema, hasResponsible } from '../../../../core/workflow/adhoc.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import type { ListPage } from '../../components/table/listParams.js';
-import { ApiError, apiFetch } from '../../lib/api.js';
+import { ApiError } from '../../lib/api.js';
 import { fieldErrorText, showServerError } from '../../lib/forms.js';
 import type { UserOption } from '../teams/api.js';
-import { OPEN_CASES_KEY, type OpenCaseOption, OpenCasePicker } from './OpenCasePicker.js';
+import { useAdhocCasePreset, useInvalidateOpenCases } from '../cases/api.js';
+import { useFormOptions } from '../forms/api.js';
+import { type OpenCaseOption, OpenCasePicker } from './OpenCasePicker.js';
 import { type ResponsibleKind, ResponsibleFields } from './ResponsibleFields.js';
-import { TASKS_PATH, useInvalidateTasks } from './tasksApi.js';
+import { useCreateAdhocTask } from './api.js';
 
 /** What the page holds: pickers keep their option, inputs their text. Field names are the API's. */
 export interface AdhocTaskValues {
@@ -69,11 +69,6 @@ const resolver: Resolver<AdhocTaskValues> = async (values) => {
   return { values: {}, errors };
 };
 
-interface FormOption {
-  id: number;
-  name: string;
-}
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -86,32 +81,18 @@ export default function NewAdhocTaskPage() {
   const can = useCan();
   const session = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateTasks();
+  const invalidateOpenCases = useInvalidateOpenCases();
   const { control, handleSubmit, setError, clearErrors, setValue } = useForm<AdhocTaskValues>({
     resolver,
     defaultValues: { caseId: null, name: '', instructions: '', kind: 'user', userId: null, teamId: '', expirationDays: '', formId: '' },
   });
   const days = useWatch({ control, name: 'expirationDays' }).trim();
-  const forms = useQuery({
-    queryKey: ['/api/forms', 'options'],
-    queryFn: ({ signal }) => apiFetch<ListPage<FormOption>>('/api/forms?limit=100&sortBy=name', { signal }),
-    enabled: can('formularios', 'show'),
-    staleTime: 60_000,
-    retry: false,
-    meta: { silentError: true },
-  });
+  const forms = useFormOptions(can('formularios', 'show'), 60_000);
 
   // From an application's page (`?case=<id>`): that application, when it is open.
   const [params] = useSearchParams();
   const fromCase = Number(params.get('case')) || null;
-  const preset = useQuery({
-    queryKey: ['/api/cases', fromCase, 'adhoc-preset'],
-    queryFn: ({ signal }) => apiFetch<OpenCaseOption & { state: string }>(`/api/cases/${fromCase}`, { signal }),
-    enabled: fromCase !== null && can('wf_casos', 'show'),
-    retry: false,
-    meta: { silentError: true },
-  });
+  const preset = useAdhocCasePreset(fromCase, can('wf_casos', 'show'));
   useEffect(() => {
     const c = preset.data;
     if (c?.state === 'PENDING') setValue('caseId', { id: c.id, number: c.number, applicant: c.applicant, protocolName: c.protocolName });
@@ -127,18 +108,13 @@ export default function NewAdhocTaskPage() {
     navigate('/home', { replace: true });
   }, [allowed, navigate, t]);
 
-  const create = useMutation({
-    mutationFn: (body: AdhocTaskInput) => apiFetch<{ id: number }>(TASKS_PATH, { method: 'POST', json: body }),
-    meta: { silentError: true },
-    onSuccess: async ({ id }, body) => {
-      showToast(t('adhocTasks.created', { name: body.name }), 'success');
-      await invalidate();
-      navigate(`/tasks/${id}`);
-    },
+  const create = useCreateAdhocTask({
+    onSuccess: (_created, body) => showToast(t('adhocTasks.created', { name: body.name }), 'success'),
+    onRefreshed: ({ id }) => navigate(`/tasks/${id}`),
     onError: async (error) => {
       // A closed or vanished application is said under the application field.
       showServerError(error, setError, FIELDS, { byCode: { CASE_NOT_OPEN: 'caseId', NOT_FOUND: 'caseId' } });
-      if (error instanceof ApiError && (error.code === 'CASE_NOT_OPEN' || error.code === 'NOT_FOUND')) await queryClient.invalidateQueries({ queryKey: OPEN_CASES_KEY });
+      if (error instanceof ApiError && (error.code === 'CASE_NOT_OPEN' || error.code === 'NOT_FOUND')) await invalidateOpenCases();
     },
   });
 

@@ -2,22 +2,11 @@ import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type Ref, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ListPage } from '../../components/table/listParams.js';
-import { apiFetch } from '../../lib/api.js';
+import { type OpenCaseOption, useOpenCaseOptions } from '../cases/api.js';
 
-/** An open application as the picker shows it (a few fields of GET /api/cases). */
-export interface OpenCaseOption {
-  id: number;
-  number: string | null;
-  applicant: string;
-  protocolName: string;
-}
-
-/** The picker's queries: a case that stops being open (a 409 on submit) refreshes them. */
-export const OPEN_CASES_KEY = ['/api/cases', 'open-options'] as const;
+export type { OpenCaseOption };
 
 interface OpenCasePickerProps {
   label: string;
@@ -46,17 +35,7 @@ export function OpenCasePicker({ label, value, onChange, error, helperText, requ
     const timer = setTimeout(() => setSearch(input.trim()), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [input]);
-  const options = useQuery({
-    queryKey: [...OPEN_CASES_KEY, search],
-    queryFn: ({ signal }) => {
-      const query = new URLSearchParams({ state: 'PENDING', limit: '20', sortBy: 'doc_date', descending: 'true' });
-      if (search) query.set('search', search);
-      return apiFetch<ListPage<OpenCaseOption>>(`/api/cases?${query}`, { signal });
-    },
-    placeholderData: keepPreviousData,
-    retry: false,
-    meta: { silentError: true },
-  });
+  const options = useOpenCaseOptions(search);
 
   if (options.isError && !options.data) {
     return (

@@ -4,18 +4,17 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { tablePaging, useListParams, useListQuery } from '../../components/table/listParams.js';
+import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
+import { ApiError, errorMessage } from '../../lib/api.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from './taskCells.js';
-import { PENDING_PATH, type PendingItem, TASKS_PATH, useInvalidateTasks } from './tasksApi.js';
+import { type PendingItem, useAcceptTask, useInvalidateTasks, usePendingList } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 /** A yes/no column: the word, so it reads without colour. */
@@ -40,15 +39,11 @@ export default function PendingsPage() {
   const navigate = useNavigate();
   const invalidate = useInvalidateTasks();
   const list = useListParams({ sortBy: 'due_at' });
-  const query = useListQuery<PendingItem>(PENDING_PATH, list.params);
-  const accept = useMutation({
-    mutationFn: (task: PendingItem) => apiFetch(`${TASKS_PATH}/${task.id}/accept`, { method: 'POST', json: {} }),
-    meta: { silentError: true },
-    onSuccess: async (_answer, task) => {
-      showToast(t('tasks.accepted', { name: task.name }), 'success');
-      await invalidate();
-    },
-    onError: async (error, task) => {
+  const query = usePendingList(list.params);
+  // Accepted from the list with nothing but the task: its form was saved on its page.
+  const accept = useAcceptTask<{ id: number; task: PendingItem }>({
+    onSuccess: (_answer, { task }) => showToast(t('tasks.accepted', { name: task.name }), 'success'),
+    onError: async (error, { task }) => {
       // The saved form is not complete: the task page is where it gets filled.
       if (error instanceof ApiError && (error.code === 'VALIDATION' || error.code === 'UNPROCESSABLE')) {
         showToast(t('tasks.fillFormFirst'), 'warning');
@@ -66,7 +61,7 @@ export default function PendingsPage() {
       message: t('tasks.confirmQuickAccept', { name: task.name, number: task.caseNumber ?? task.caseId }),
       confirmText: t('tasks.accept'),
     });
-    if (confirmed) accept.mutate(task);
+    if (confirmed) accept.mutate({ id: task.id, task });
   };
 
   const columns: Column<PendingItem>[] = [

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TaskDetail } from './tasksApi.js';
+import type { TaskDetail } from './api.js';
 
 const MAX_REASON = 2000;
 

@@ -3,16 +3,13 @@ import Checkbox from '@mui/material/Checkbox';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateLabelKey, TASK_STATES, type TaskState } from '../../../../core/workflow/states.js';
 import { useCan } from '../../app/session/session.js';
-import { type ListPage, type ListParams, listQueryString } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { apiFetch } from '../../lib/api.js';
+import { useProtocolOptions } from '../protocols/api.js';
 import { useTeamOptions } from '../teams/api.js';
-import { TASKS_PATH, type TaskItem } from './tasksApi.js';
 
 export interface TaskFilterValues {
   states: TaskState[];
@@ -31,44 +28,6 @@ export function useTaskFilters(onChange: () => void) {
     onChange();
   };
   return { filters, update };
-}
-
-/**
- * One page of GET /api/tasks with the filters (`state` repeats for several
- * states); `fixed` are filters of the page itself (/tareas: `adhoc=true`).
- */
-export function useTaskList(params: ListParams, filters: TaskFilterValues, fixed?: Record<string, string>) {
-  const fixedQuery = new URLSearchParams(fixed).toString();
-  const qs = useMemo(() => {
-    const query = new URLSearchParams(listQueryString(params, Object.fromEntries(new URLSearchParams(fixedQuery))));
-    for (const state of filters.states) query.append('state', state);
-    if (filters.protocolId) query.set('protocolId', filters.protocolId);
-    if (filters.teamId) query.set('teamId', filters.teamId);
-    if (filters.overdue) query.set('overdue', filters.overdue);
-    return query.toString();
-  }, [params, filters, fixedQuery]);
-  return useQuery({
-    queryKey: [TASKS_PATH, 'list', qs],
-    queryFn: ({ signal }) => apiFetch<ListPage<TaskItem>>(`${TASKS_PATH}?${qs}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-interface ProtocolOption {
-  id: number;
-  name: string;
-}
-
-/** The tenant's protocols for a picker (users without the protocols target get none). */
-export function useProtocolOptions(enabled = true) {
-  return useQuery({
-    queryKey: ['/api/protocols', 'options'],
-    queryFn: ({ signal }) => apiFetch<ListPage<ProtocolOption>>('/api/protocols?limit=100&sortBy=name', { signal }),
-    enabled,
-    staleTime: 60_000,
-    retry: false,
-    meta: { silentError: true },
-  });
 }
 
 interface TaskFiltersProps {

@@ -2,7 +2,8 @@ import Paper from '@mui/material/Paper';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/table/DataTable.js';
 import { tablePaging, useListParams } from '../../components/table/listParams.js';
-import { TaskFilters, useTaskFilters, useTaskList } from './TaskFilters.js';
+import { useTaskList } from './api.js';
+import { TaskFilters, useTaskFilters } from './TaskFilters.js';
 import { useTaskColumns } from './taskCells.js';
 import { ListError } from '../../components/table/ListError.js';
 

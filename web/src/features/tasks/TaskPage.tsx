@@ -13,7 +13,6 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -25,14 +24,14 @@ import { useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { PageHeader } from '../../components/PageHeader.js';
-import { ApiError, type ApiErrorDetail, apiFetch, errorMessage } from '../../lib/api.js';
+import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
-import { type AssignTarget, AssignDialog } from './AssignDialog.js';
+import { AssignDialog } from './AssignDialog.js';
 import { DocumentDetail } from './DocumentDetail.js';
 import { RejectDialog, useRejectDestination } from './RejectDialog.js';
 import { DueDate } from './taskCells.js';
 import { TaskStateChip } from './TaskStateChip.js';
-import { TASKS_PATH, type TaskDetail, useInvalidateTasks } from './tasksApi.js';
+import { type TaskDetail, useAcceptTask, useAssignTask, useInvalidateTasks, useRejectTask, useRestartTask, useSaveTaskData, useTask } from './api.js';
 
 /** Errors that mean the page shows an old state of the task: say so and load it again. */
 const STALE_CODES = new Set(['STALE_TASK', 'INVALID_TRANSITION', 'CONFLICT', 'CASE_NOT_OPEN']);
@@ -97,11 +96,11 @@ export default function TaskPage() {
   const session = useSession();
   const dialogs = useDialogs();
   const invalidate = useInvalidateTasks();
-  const query = useQuery({
-    queryKey: ['task', id],
-    queryFn: ({ signal }) => apiFetch<TaskDetail>(`${TASKS_PATH}/${encodeURIComponent(id)}`, { signal }),
-  });
+  const query = useTask(id);
   const task = query.data;
+  // The version sent with a decision is the one shown when it is sent (after its confirmation).
+  const shownVersion = useRef(task?.version);
+  shownVersion.current = task?.version;
   // The task form (the forms feature's renderer) holds the values; the page reads them when it acts.
   const formRef = useRef<FormRendererHandle>(null);
   const values = () => formRef.current?.getValues() ?? task?.data ?? {};
@@ -134,31 +133,21 @@ export default function TaskPage() {
     showToast(errorMessage(error));
     if (error instanceof ApiError && STALE_CODES.has(error.code)) await invalidate();
   };
-  const done = async (message: string) => {
-    showToast(message, 'success');
-    await invalidate();
-  };
+  // Each decision's hook refreshes every task view after its success message.
+  const done = (message: string) => showToast(message, 'success');
 
-  const save = useMutation({
-    mutationFn: () => apiFetch<{ version: number }>(`${TASKS_PATH}/${id}/data`, { method: 'PUT', json: { data: values(), version: task?.version } }),
-    meta: { silentError: true },
+  const save = useSaveTaskData({
     onSuccess: () => done(t('common.saved')),
     onError: failed,
   });
-  const accept = useMutation({
-    /** `data`: the values the shared validator cleaned (hidden fields left out). */
-    mutationFn: (data: Record<string, unknown> | undefined) => apiFetch(`${TASKS_PATH}/${id}/accept`, { method: 'POST', json: { data, version: task?.version } }),
-    meta: { silentError: true },
+  const accept = useAcceptTask({
     onSuccess: () => done(t('tasks.accepted', { name: task?.name ?? '' })),
     onError: failed,
   });
-  const reject = useMutation({
-    mutationFn: (reason: string) =>
-      apiFetch<{ notEligible: boolean }>(`${TASKS_PATH}/${id}/reject`, { method: 'POST', json: { reason, data: task?.form ? values() : undefined, version: task?.version } }),
-    meta: { silentError: true },
-    onSuccess: async (answer) => {
+  const reject = useRejectTask({
+    onSuccess: (answer) => {
       setRejecting(false);
-      await done(adhoc ? t('adhocTasks.rejected') : answer.notEligible ? t('tasks.reject.doneNotEligible') : t('tasks.reject.done'));
+      done(adhoc ? t('adhocTasks.rejected') : answer.notEligible ? t('tasks.reject.doneNotEligible') : t('tasks.reject.done'));
     },
     onError: async (error) => {
       if (error instanceof ApiError && error.details.some((d) => d.path === 'reason')) {
@@ -169,18 +158,14 @@ export default function TaskPage() {
       await failed(error);
     },
   });
-  const restart = useMutation({
-    mutationFn: () => apiFetch(`${TASKS_PATH}/${id}/restart`, { method: 'POST' }),
-    meta: { silentError: true },
+  const restart = useRestartTask({
     onSuccess: () => done(t('tasks.restarted')),
     onError: failed,
   });
-  const assign = useMutation({
-    mutationFn: (target: AssignTarget) => apiFetch(`${TASKS_PATH}/${id}/assign`, { method: 'POST', json: target }),
-    meta: { silentError: true },
-    onSuccess: async () => {
+  const assign = useAssignTask({
+    onSuccess: () => {
       setAssigning(false);
-      await done(t('tasks.assigned'));
+      done(t('tasks.assigned'));
     },
     onError: async (error) => {
       if (error instanceof ApiError && error.details.length) return setAssignError(error.details[0]?.message);
@@ -212,7 +197,8 @@ export default function TaskPage() {
           : t('tasks.confirmAcceptLast', { name: task.name }),
       confirmText: t('tasks.accept'),
     });
-    if (confirmed) accept.mutate(data);
+    // `data`: the values the shared validator cleaned (hidden fields left out).
+    if (confirmed) accept.mutate({ id, data, version: shownVersion.current });
   };
   const confirmRestart = async () => {
     if (!task) return;
@@ -221,7 +207,7 @@ export default function TaskPage() {
       message: t('tasks.confirmRestart', { name: task.name }),
       confirmText: t('tasks.restart'),
     });
-    if (confirmed) restart.mutate();
+    if (confirmed) restart.mutate(id);
   };
 
   if (query.isError) {
@@ -272,7 +258,7 @@ export default function TaskPage() {
           </Button>
         )}
         {can('save') && task.form && (
-          <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate()} disabled={busy} loading={save.isPending}>
+          <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate({ id, data: values(), version: task?.version })} disabled={busy} loading={save.isPending}>
             {t('common.save')}
           </Button>
         )}
@@ -419,7 +405,7 @@ export default function TaskPage() {
           adhoc={adhoc}
           pending={reject.isPending}
           error={rejectError}
-          onSubmit={(reason) => reject.mutate(reason)}
+          onSubmit={(reason) => reject.mutate({ id, reason, data: task?.form ? values() : undefined, version: task?.version })}
           onClose={() => setRejecting(false)}
         />
       )}
@@ -429,7 +415,7 @@ export default function TaskPage() {
           description={t('tasks.assignDescription', { name: task.name, number: task.case.number ?? task.case.id })}
           pending={assign.isPending}
           error={assignError}
-          onSubmit={(target) => assign.mutate(target)}
+          onSubmit={(target) => assign.mutate({ id, target })}
           onClose={() => setAssigning(false)}
         />
       )}

@@ -1,5 +1,5 @@
 import type { FormDefinition } from '../../../../core/forms/definition.js';
-import type { PendingItem, TaskDetail, TaskItem } from './tasksApi.js';
+import type { PendingItem, TaskDetail, TaskItem } from './api.js';
 
 /** Test data of the task screens (not shipped: only tests import it). */
 export const intakeForm: FormDefinition = {

@@ -8,7 +8,7 @@ import { formatDate } from '../../../../core/dates.js';
 import { useSession } from '../../app/session/session.js';
 import type { Column } from '../../components/table/DataTable.js';
 import { TaskStateChip } from './TaskStateChip.js';
-import type { TaskItem } from './tasksApi.js';
+import type { TaskItem } from './api.js';
 
 /** A due date, marked when it has passed (icon and text, not colour alone). */
 export function DueDate({ dueAt, overdue }: { dueAt: string | null; overdue: boolean }) {

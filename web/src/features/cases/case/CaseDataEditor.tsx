@@ -10,7 +10,7 @@ import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../../forms/renderer/FormRenderer.js';
-import { loadCase, saveCaseData } from '../caseApi.js';
+import { loadCase, saveCaseData } from '../api.js';
 import { ConflictAlert } from './parts.js';
 
 interface CaseDataEditorProps {

@@ -15,7 +15,7 @@ import { ApiError, errorMessage } from '../../../lib/api.js';
 import { AutosaveStatus } from '../../forms/AutosaveStatus.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../../forms/renderer/FormRenderer.js';
 import { useAutosave } from '../../forms/useAutosave.js';
-import { createDraft, loadDraft, saveDraft, submitDraft } from '../caseApi.js';
+import { createDraft, loadDraft, saveDraft, submitDraft } from '../api.js';
 import { ConflictAlert } from './parts.js';
 
 export interface EditorProtocol {

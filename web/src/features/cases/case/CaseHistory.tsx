@@ -9,7 +9,7 @@ import { type FieldDef, type FormDefinition, scopeFieldsDeep } from '../../../..
 import { useSession } from '../../../app/session/session.js';
 import { errorMessage } from '../../../lib/api.js';
 import { isFileRef, labelOf, optionText } from '../../tasks/fieldText.js';
-import { type HistoryEvent, useCaseHistory } from '../caseApi.js';
+import { type HistoryEvent, useCaseHistory } from '../api.js';
 
 /** Actions the history names; any other shows as the server wrote it. */
 const KNOWN = new Set([

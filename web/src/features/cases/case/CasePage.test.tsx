@@ -6,7 +6,7 @@ import { TARGETS } from '../../../../../core/targets.js';
 import i18n from '../../../i18n/index.js';
 import { jsonResponse, renderApp, sessionFixture, sessionWith } from '../../../test/utils.js';
 import { taskItem } from '../../tasks/fixtures.js';
-import type { CaseDetail, HistoryEvent } from '../caseApi.js';
+import type { CaseDetail, HistoryEvent } from '../api.js';
 import { body, caseDetail, caseItem, fakeCases, serveCases } from './testServer.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));

@@ -13,7 +13,6 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -24,24 +23,23 @@ import { useCan, useSession } from '../../../app/session/session.js';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.js';
+import { ApiError, errorMessage } from '../../../lib/api.js';
 import { TaskTimeline } from '../../tasks/CaseTimelinePage.js';
 import { DocumentDetail, FileLinks } from '../../tasks/DocumentDetail.js';
 import { labelOf } from '../../tasks/fieldText.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
-import type { CaseTimeline } from '../../tasks/tasksApi.js';
+import { useCaseTimeline } from '../../tasks/api.js';
 import {
   type CaseDetail,
   type CaseTransition,
-  casePath,
-  changeOwner,
   newCaseUrl,
-  runCaseAction,
-  setParticipants,
   useCase,
+  useCaseTransition,
+  useChangeOwner,
   useInvalidateCase,
+  useSetParticipants,
   useSimilarCases,
-} from '../caseApi.js';
+} from '../api.js';
 import { CloseDialog } from '../CloseDialog.js';
 import { CaseDataEditor } from './CaseDataEditor.js';
 import { CaseHistory } from './CaseHistory.js';
@@ -80,25 +78,18 @@ export default function CasePage() {
   const [editing, setEditing] = useState(false);
   const [dialogError, setDialogError] = useState<string | undefined>();
   const showTasks = session.targets.includes('wf_tareas');
-  const timeline = useQuery({
-    queryKey: ['timeline', id],
-    queryFn: ({ signal }) => apiFetch<CaseTimeline>(`${casePath(id)}/timeline`, { signal }),
-    enabled: showTasks && !!c && c.state !== 'DRAFT',
-  });
+  const timeline = useCaseTimeline(id, showTasks && !!c && c.state !== 'DRAFT');
 
   const failed = async (error: unknown) => {
     showToast(errorMessage(error));
     if (error instanceof ApiError && STALE_CODES.has(error.code)) await invalidate();
   };
 
-  const transition = useMutation({
-    mutationFn: ({ name, reason }: { name: CaseTransition; reason?: string }) => runCaseAction(Number(id), name, reason),
-    meta: { silentError: true },
-    onSuccess: async (_answer, { name }) => {
+  const transition = useCaseTransition(Number(id), {
+    onSuccess: (_answer, { name }) => {
       setDialog(null);
       setEditing(false);
       showToast(t(`caseView.actions.${name}.done`), 'success');
-      await invalidate();
     },
     onError: async (error) => {
       setDialog(null);
@@ -112,23 +103,17 @@ export default function CasePage() {
     setDialog(null);
     await failed(error);
   };
-  const owner = useMutation({
-    mutationFn: (userId: number) => changeOwner(Number(id), userId),
-    meta: { silentError: true },
-    onSuccess: async () => {
+  const owner = useChangeOwner(Number(id), {
+    onSuccess: () => {
       setDialog(null);
       showToast(t('caseView.owner.done'), 'success');
-      await invalidate();
     },
     onError: dialogFailed,
   });
-  const participants = useMutation({
-    mutationFn: (userIds: number[]) => setParticipants(Number(id), userIds),
-    meta: { silentError: true },
-    onSuccess: async () => {
+  const participants = useSetParticipants(Number(id), {
+    onSuccess: () => {
       setDialog(null);
       showToast(t('common.saved'), 'success');
-      await invalidate();
     },
     onError: dialogFailed,
   });

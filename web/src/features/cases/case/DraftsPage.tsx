@@ -7,7 +7,6 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { formatDateTime, newApplicationsOpen } from '../../../../../core/dates.js';
@@ -17,7 +16,7 @@ import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { errorMessage } from '../../../lib/api.js';
-import { type CaseItem, DRAFTS_PATH, deleteDraft, newCaseUrl, useDrafts } from '../caseApi.js';
+import { type CaseItem, newCaseUrl, useDeleteDraft, useDrafts } from '../api.js';
 
 /**
  * /cases/drafts: my applications saved to complete later, newest first; each
@@ -29,17 +28,11 @@ export default function DraftsPage() {
   const session = useSession();
   const settings = useProjectSettings();
   const dialogs = useDialogs();
-  const queryClient = useQueryClient();
   const drafts = useDrafts();
   const open = newApplicationsOpen(settings, new Date());
 
-  const remove = useMutation({
-    mutationFn: (draft: CaseItem) => deleteDraft(draft.id),
-    meta: { silentError: true },
-    onSuccess: () => {
-      showToast(t('caseView.drafts.deleted'), 'success');
-      return queryClient.invalidateQueries({ queryKey: [DRAFTS_PATH] });
-    },
+  const remove = useDeleteDraft({
+    onSuccess: () => showToast(t('caseView.drafts.deleted'), 'success'),
     onError: (error) => showToast(errorMessage(error)),
   });
 

@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test, vi } from 'vitest';
 import i18n from '../../../i18n/index.js';
 import { jsonResponse, renderApp } from '../../../test/utils.js';
-import type { Draft } from '../caseApi.js';
+import type { Draft } from '../api.js';
 import { applicationForm, body, caseDetail, fakeCases, serveCases } from './testServer.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));

@@ -11,7 +11,6 @@ import CardContent from '@mui/material/CardContent';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
@@ -21,7 +20,7 @@ import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { errorMessage } from '../../../lib/api.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
-import { caseKeys, DRAFTS_PATH, loadCase, loadDraft, newCaseUrl, type ProtocolOption, useNewOptions } from '../caseApi.js';
+import { newCaseUrl, type ProtocolOption, useCase, useInvalidateDrafts, useNewOptions, useOpenDraft } from '../api.js';
 import { CaseEditor, type EditorProtocol } from './CaseEditor.js';
 import { Facts } from './parts.js';
 
@@ -47,7 +46,7 @@ function draftParam(value: string | null): number | undefined {
 export default function NewCasePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const invalidateDrafts = useInvalidateDrafts();
   const settings = useProjectSettings();
   const [params, setParams] = useSearchParams();
   const wanted = draftParam(params.get('draft'));
@@ -56,14 +55,7 @@ export default function NewCasePage() {
   const options = useNewOptions();
   // A draft opened from the address (not the one this page created a moment ago).
   const opening = wanted !== undefined && started?.draftId !== wanted ? wanted : undefined;
-  const draft = useQuery({
-    queryKey: caseKeys.draft(opening ?? 0),
-    queryFn: ({ signal }) => loadDraft(opening as number, signal),
-    enabled: opening !== undefined,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-  });
+  const draft = useOpenDraft(opening);
   const autosaveSeconds = options.data?.autosaveSeconds ?? settings.autosaveSeconds;
 
   const startNew = () => {
@@ -181,17 +173,17 @@ export default function NewCasePage() {
         onDraftCreated={(id) => {
           setStarted({ key: current.key, protocol: current.protocol, draftId: id });
           setParams({ draft: String(id) }, { replace: true });
-          void queryClient.invalidateQueries({ queryKey: [DRAFTS_PATH] });
+          void invalidateDrafts();
         }}
         onSavedForLater={() => {
           showToast(t('caseView.editor.savedForLater'), 'success');
-          void queryClient.invalidateQueries({ queryKey: [DRAFTS_PATH] });
+          void invalidateDrafts();
           navigate('/cases/drafts');
         }}
         onSubmitted={(result) => {
           setSubmitted(result);
           setParams({}, { replace: true });
-          void queryClient.invalidateQueries({ queryKey: [DRAFTS_PATH] });
+          void invalidateDrafts();
         }}
       />
     </>
@@ -234,7 +226,7 @@ function ProtocolChoice({ protocols, onChoose }: { protocols: ProtocolOption[]; 
 function Submitted({ submitted, onNew }: { submitted: { id: number; number: string }; onNew: () => void }) {
   const { t } = useTranslation();
   const session = useSession();
-  const detail = useQuery({ queryKey: caseKeys.detail(String(submitted.id)), queryFn: ({ signal }) => loadCase(submitted.id, signal) });
+  const detail = useCase(String(submitted.id));
   const c = detail.data;
   return (
     <>

@@ -1,6 +1,6 @@
 import type { FormDefinition } from '../../../../../core/forms/definition.js';
 import { jsonResponse, mockFetch, sessionWith, settingsFixture } from '../../../test/utils.js';
-import type { CaseDetail, CaseItem, Draft, NewOptions } from '../caseApi.js';
+import type { CaseDetail, CaseItem, Draft, NewOptions } from '../api.js';
 
 /** Test data and a small in-memory cases API for the page tests of this folder (only tests import it). */
 

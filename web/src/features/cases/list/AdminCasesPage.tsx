@@ -6,14 +6,13 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import type { Column } from '../../../components/table/DataTable.js';
-import { ApiError, apiFetch } from '../../../lib/api.js';
-import { ADMIN_CASES_PATH, type BulkResult, type CaseItem, useInvalidateCases } from '../listApi.js';
+import { ApiError } from '../../../lib/api.js';
+import { ADMIN_CASES_PATH, type BulkResult, type CaseItem, useBulkCloseCases, useBulkReassignCases } from '../api.js';
 import { CloseDialog } from '../CloseDialog.js';
 import { BulkReportDialog, ReassignDialog } from './BulkDialogs.js';
 import { CaseFilters } from './CaseFilters.js';
@@ -35,7 +34,6 @@ export default function AdminCasesPage() {
   const listState = useCaseListState(ADMIN_CASES_PATH);
   const { url, list, protocols, ownerName } = listState;
   const caseColumns = useCaseColumns();
-  const invalidate = useInvalidateCases();
   const { view } = url;
   const [selected, setSelected] = useState<Map<number, CaseItem>>(new Map());
   const [dialog, setDialog] = useState<'reassign' | 'close' | null>(null);
@@ -63,20 +61,15 @@ export default function AdminCasesPage() {
       return next;
     });
 
-  const finish = async (title: string, result: BulkResult) => {
+  // The report names the cases as they were selected; the hooks then refresh the lists.
+  const finish = (title: string, result: BulkResult) => {
     named.current = new Map(selected);
     setDialog(null);
     setReport({ title, result });
     setSelected(new Map());
-    await invalidate();
   };
-  const close = useMutation({
-    mutationFn: (reason: string) => apiFetch<BulkResult>(`${ADMIN_CASES_PATH}/close`, { method: 'POST', json: { ids: [...selected.keys()], ...(reason ? { reason } : {}) } }),
-    onSuccess: (result) => finish(t('caseList.admin.closeTitle'), result),
-  });
-  const reassign = useMutation({
-    mutationFn: (userId: number) => apiFetch<BulkResult>(`${ADMIN_CASES_PATH}/reassign`, { method: 'POST', json: { ids: [...selected.keys()], userId } }),
-    meta: { silentError: true },
+  const close = useBulkCloseCases({ onSuccess: (result) => finish(t('caseList.admin.closeTitle'), result) });
+  const reassign = useBulkReassignCases({
     onSuccess: (result) => finish(t('caseList.admin.reassignTitle'), result),
     onError: (error) => setReassignError(error instanceof ApiError ? (error.details[0]?.message ?? error.message) : undefined),
   });
@@ -143,7 +136,7 @@ export default function AdminCasesPage() {
         <CaseTable state={listState} label={t('caseList.admin.title')} columns={columns} />
       </Paper>
       {dialog === 'reassign' && (
-        <ReassignDialog count={selected.size} pending={reassign.isPending} error={reassignError} onSubmit={(userId) => reassign.mutate(userId)} onClose={() => setDialog(null)} />
+        <ReassignDialog count={selected.size} pending={reassign.isPending} error={reassignError} onSubmit={(userId) => reassign.mutate({ ids: [...selected.keys()], userId })} onClose={() => setDialog(null)} />
       )}
       {dialog === 'close' && (
         <CloseDialog
@@ -152,7 +145,7 @@ export default function AdminCasesPage() {
           warning={t('caseList.admin.cannotUndo')}
           confirmText={t('caseList.admin.close')}
           pending={close.isPending}
-          onConfirm={(reason) => close.mutate(reason)}
+          onConfirm={(reason) => close.mutate({ ids: [...selected.keys()], ...(reason ? { reason } : {}) })}
           onClose={() => setDialog(null)}
         />
       )}

@@ -18,7 +18,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
-import type { BulkResult } from '../listApi.js';
+import type { BulkResult } from '../api.js';
 
 function usePhone() {
   const theme = useTheme();

@@ -19,7 +19,7 @@ import { SearchField } from '../../../components/table/SearchField.js';
 import type { UserOption } from '../../teams/api.js';
 import { useTeamOptions } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
-import type { SearchProtocol } from '../listApi.js';
+import type { SearchProtocol } from '../api.js';
 import { AdvancedSearch } from './AdvancedSearch.js';
 import { type CaseFilterValues, LISTED_STATES, readRows } from './caseUrl.js';
 import { caseColumns, formColumns } from './searchColumns.js';

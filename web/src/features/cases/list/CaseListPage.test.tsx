@@ -6,7 +6,7 @@ import { encodeSearch } from '../../../../../core/cases/search.js';
 import i18n from '../../../i18n/index.js';
 import { saveBlob } from '../../../lib/api.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../../test/utils.js';
-import type { CaseCount, ExportJob, SavedSearch } from '../listApi.js';
+import type { CaseCount, ExportJob, SavedSearch } from '../api.js';
 import { caseItem, rentalProtocol } from './fixtures.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
@@ -244,7 +244,7 @@ describe('/cases', () => {
 
   test('exports the current result: progress while the server works, then the file downloads', async () => {
     setScreenWidth(1366);
-    const running = (done: number): ExportJob => ({ id: 'exp-1234567890abcdef', state: 'running', done, total: 10, filename: null, error: null });
+    const running = (done: number): ExportJob => ({ id: 'exp-1234567890abcdef', state: 'running', format: 'csv', done, total: 10, filename: null, error: null });
     const fetchMock = serve({ exportStates: [running(5), { ...running(10), state: 'done', filename: 'cases-2026-11-22.csv' }] });
     renderApp('/cases?state=PENDING&state=SUCCESS&sortBy=serial&descending=false&page=3');
     await screen.findByRole('table', { name: 'Applications' });
@@ -265,7 +265,7 @@ describe('/cases', () => {
 
   test('a failed export says why', async () => {
     setScreenWidth(1366);
-    serve({ exportStates: [{ id: 'exp-1234567890abcdef', state: 'failed', done: 0, total: 10, filename: null, error: 'The export was interrupted' }] });
+    serve({ exportStates: [{ id: 'exp-1234567890abcdef', state: 'failed', format: 'csv', done: 0, total: 10, filename: null, error: 'The export was interrupted' }] });
     renderApp('/cases');
     await screen.findByRole('table', { name: 'Applications' });
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));

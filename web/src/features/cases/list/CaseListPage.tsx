@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { useInvalidateCases } from '../listApi.js';
+import { useInvalidateCases } from '../api.js';
 import { CaseFilters } from './CaseFilters.js';
 import { CaseTable } from './CaseTable.js';
 import { hasFilters, paramsOfQuery, queryOf } from './caseUrl.js';

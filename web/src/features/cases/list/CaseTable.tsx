@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../../components/table/DataTable.js';
-import type { CaseItem } from '../listApi.js';
+import type { CaseItem } from '../api.js';
 import { CappedNote, CaseListError } from './CaseListError.js';
 import { hasFilters } from './caseUrl.js';
 import type { useCaseListState } from './useCaseListState.js';

@@ -10,14 +10,12 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../components/feedback/toastStore.js';
-import { apiDownload, apiFetch, errorMessage, saveBlob } from '../../../lib/api.js';
-import { type CaseQuery, EXPORTS_PATH, type ExportFormat, type ExportJob } from '../listApi.js';
+import { errorMessage } from '../../../lib/api.js';
+import { type CaseQuery, type ExportFormat, useCaseExportJob, useDownloadCaseExport, useStartCaseExport } from '../api.js';
 
-const POLL_MS = 700;
 
 /**
  * "Export" of the current result, as CSV or Excel: the server builds the file
@@ -58,32 +56,18 @@ export function ExportButton({ query }: { query: CaseQuery }) {
 function ExportDialog({ format, query, onClose }: { format: ExportFormat; query: CaseQuery; onClose: () => void }) {
   const { t } = useTranslation();
   const titleId = useId();
-  const start = useMutation({
-    mutationFn: () => apiFetch<Pick<ExportJob, 'id'>>(EXPORTS_PATH, { method: 'POST', json: { format, query } }),
-    meta: { silentError: true },
-  });
+  const start = useStartCaseExport();
   // One export per opening of the dialog (React's development double effects included).
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    start.mutate();
-  }, [start]);
+    start.mutate({ format, query });
+  }, [start, format, query]);
 
   const id = start.data?.id;
-  const job = useQuery({
-    queryKey: [EXPORTS_PATH, id],
-    queryFn: ({ signal }) => apiFetch<ExportJob>(`${EXPORTS_PATH}/${id}`, { signal }),
-    enabled: !!id,
-    refetchInterval: (q) => (q.state.data && q.state.data.state !== 'running' ? false : POLL_MS),
-    meta: { silentError: true },
-  });
-  const download = useMutation({
-    mutationFn: async (done: ExportJob) => {
-      const file = await apiDownload(`${EXPORTS_PATH}/${done.id}/file`);
-      saveBlob(file.blob, file.filename ?? done.filename ?? `cases.${format}`);
-    },
-    meta: { silentError: true },
+  const job = useCaseExportJob(id);
+  const download = useDownloadCaseExport(format, {
     onSuccess: () => {
       showToast(t('caseList.export.downloaded'), 'success');
       onClose();

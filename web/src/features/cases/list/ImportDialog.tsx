@@ -23,13 +23,21 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.js';
-import { type DryRunResult, IMPORTS_PATH, type ImportJob, type ImportMapping, type RowError, type SearchProtocol } from '../listApi.js';
+import { ApiError, errorMessage } from '../../../lib/api.js';
+import {
+  type DryRunResult,
+  type ImportJob,
+  type ImportMapping,
+  type RowError,
+  type SearchProtocol,
+  useCaseImportDryRun,
+  useCaseImportProgress,
+  useRunCaseImport,
+  useUploadCaseImport,
+} from '../api.js';
 
-const POLL_MS = 700;
 const STEPS = ['file', 'columns', 'check', 'run'] as const;
 type StepName = (typeof STEPS)[number];
 
@@ -90,14 +98,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
     return job?.fields.find((f) => f.name === name)?.label ?? name;
   };
 
-  const upload = useMutation({
-    mutationFn: (file: File) =>
-      apiFetch<ImportJob>(`${IMPORTS_PATH}?protocolId=${encodeURIComponent(protocolId)}&fileName=${encodeURIComponent(file.name.slice(0, 200))}`, {
-        method: 'POST',
-        body: file,
-        headers: { 'content-type': 'text/csv' },
-      }),
-    meta: { silentError: true },
+  const upload = useUploadCaseImport(protocolId, {
     onSuccess: (uploaded) => {
       setJob(uploaded);
       setMapping(
@@ -111,23 +112,9 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
     },
   });
   const body = (): ImportMapping => ({ mapping: Object.fromEntries(Object.entries(mapping).filter(([, field]) => field)), refColumn });
-  const dryRun = useMutation({
-    mutationFn: () => apiFetch<DryRunResult>(`${IMPORTS_PATH}/${job?.id}/dry-run`, { method: 'POST', json: body() }),
-    meta: { silentError: true },
-    onSuccess: () => setStep('check'),
-  });
-  const run = useMutation({
-    mutationFn: () => apiFetch<ImportJob>(`${IMPORTS_PATH}/${job?.id}/run`, { method: 'POST', json: body() }),
-    meta: { silentError: true },
-    onSuccess: () => setStep('run'),
-  });
-  const progress = useQuery({
-    queryKey: [IMPORTS_PATH, job?.id, 'progress'],
-    queryFn: ({ signal }) => apiFetch<ImportJob>(`${IMPORTS_PATH}/${job?.id}`, { signal }),
-    enabled: step === 'run' && !!job,
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : POLL_MS),
-    meta: { silentError: true },
-  });
+  const dryRun = useCaseImportDryRun({ onSuccess: () => setStep('check') });
+  const run = useRunCaseImport({ onSuccess: () => setStep('run') });
+  const progress = useCaseImportProgress(job?.id, step === 'run' && !!job);
 
   const chooseFile = (file: File | undefined) => {
     if (!file) return;
@@ -136,7 +123,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
   };
   const check = () => {
     if (!refColumn) return setRefMissing(true);
-    dryRun.mutate();
+    dryRun.mutate({ id: job?.id, mapping: body() });
   };
 
   const finished = step === 'run' && progress.data && progress.data.status !== 'running';
@@ -362,7 +349,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
           </Button>
         )}
         {step === 'check' && dryRun.data && (
-          <Button variant="contained" disabled={dryRun.data.valid === 0} loading={run.isPending} onClick={() => run.mutate()}>
+          <Button variant="contained" disabled={dryRun.data.valid === 0} loading={run.isPending} onClick={() => run.mutate({ id: job?.id, mapping: body() })}>
             {t('caseList.import.run', { count: dryRun.data.valid })}
           </Button>
         )}

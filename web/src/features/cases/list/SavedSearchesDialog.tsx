@@ -17,13 +17,12 @@ import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.js';
-import { type CaseQuery, FILTER_KEYS, SAVED_SEARCHES_PATH, type SavedSearch, useSavedSearches } from '../listApi.js';
+import { ApiError, errorMessage } from '../../../lib/api.js';
+import { type CaseQuery, FILTER_KEYS, type SavedSearch, useDeleteSavedSearch, useSavedSearches, useSaveSearch } from '../api.js';
 import { readRows } from './caseUrl.js';
 
 /** How many conditions a saved query holds: each filter, each state, each row of the advanced search. */
@@ -53,29 +52,18 @@ export function SavedSearchesDialog({ current, canSave, onApply, onClose }: Save
   const titleId = useId();
   const listId = useId();
   const dialogs = useDialogs();
-  const client = useQueryClient();
   const saved = useSavedSearches();
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
-  const refresh = () => client.invalidateQueries({ queryKey: [SAVED_SEARCHES_PATH] });
 
-  const save = useMutation({
-    mutationFn: (chosen: string) => apiFetch<SavedSearch>(SAVED_SEARCHES_PATH, { method: 'POST', json: { name: chosen, query: current } }),
-    meta: { silentError: true },
-    onSuccess: async (search) => {
+  const save = useSaveSearch({
+    onSuccess: (search) => {
       setName('');
       showToast(t('caseList.saved.savedAs', { name: search.name }), 'success');
-      await refresh();
     },
     onError: (error) => setNameError((error instanceof ApiError && error.details[0]?.message) || errorMessage(error)),
   });
-  const remove = useMutation({
-    mutationFn: (search: SavedSearch) => apiFetch<void>(`${SAVED_SEARCHES_PATH}/${search.id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      showToast(t('caseList.saved.deleted'), 'success');
-      await refresh();
-    },
-  });
+  const remove = useDeleteSavedSearch({ onSuccess: () => showToast(t('caseList.saved.deleted'), 'success') });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +74,7 @@ export function SavedSearchesDialog({ current, canSave, onApply, onClose }: Save
     // The server keeps one search per name: saving under a used name replaces it.
     void (async () => {
       if (exists && !(await dialogs.confirm({ title: t('caseList.saved.replaceTitle'), message: t('caseList.saved.confirmReplace', { name: chosen }), confirmText: t('caseList.saved.replace') }))) return;
-      save.mutate(chosen);
+      save.mutate({ name: chosen, query: current });
     })();
   };
 

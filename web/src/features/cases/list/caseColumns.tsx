@@ -8,7 +8,7 @@ import { formatDate } from '../../../../../core/dates.js';
 import { useSession } from '../../../app/session/session.js';
 import type { Column } from '../../../components/table/DataTable.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
-import type { CaseItem } from '../listApi.js';
+import type { CaseItem } from '../api.js';
 
 /** The application number, a link to the case. */
 export function CaseNumberLink({ item }: { item: CaseItem }) {

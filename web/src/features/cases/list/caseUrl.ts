@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { decodeSearch, type SearchRow, searchRowsSchema } from '../../../../../core/cases/search.js';
 import { CASE_STATES, type CaseState } from '../../../../../core/workflow/states.js';
 import { ROWS_PER_PAGE_OPTIONS } from '../../../components/table/listParams.js';
-import { type CaseQuery, FILTER_KEYS, type FilterKey, SORT_KEYS, SORTABLE } from '../listApi.js';
+import { type CaseQuery, FILTER_KEYS, type FilterKey, SORT_KEYS, SORTABLE } from '../api.js';
 
 /** The list's filters as the screen edits them; each one is a parameter of the address. */
 export interface CaseFilterValues {

@@ -1,4 +1,4 @@
-import type { CaseItem, ImportJob, SearchProtocol } from '../listApi.js';
+import type { CaseItem, ImportJob, SearchProtocol } from '../api.js';
 
 /** Test data of the case lists (not shipped: only tests import it). */
 export const caseItem = (over: Partial<CaseItem> = {}): CaseItem => ({

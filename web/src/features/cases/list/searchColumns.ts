@@ -1,5 +1,5 @@
 import { CASE_COLUMNS, type SearchOperator, type SearchRow } from '../../../../../core/cases/search.js';
-import type { SearchField } from '../listApi.js';
+import type { SearchField } from '../api.js';
 
 /** How a column's value is typed in a row of the advanced search. */
 export type ValueKind = 'text' | 'number' | 'date' | 'boolean' | 'choice' | 'state';

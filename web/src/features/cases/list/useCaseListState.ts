@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { CASES_PATH, type CaseListPath, caseTotal, useCaseCount, useCaseList, useSearchFields } from '../listApi.js';
+import { CASES_PATH, type CaseListPath, caseTotal, useCaseCount, useCaseList, useSearchFields } from '../api.js';
 import { apiQueryString, filterQueryString, useCaseUrl } from './caseUrl.js';
 
 /**

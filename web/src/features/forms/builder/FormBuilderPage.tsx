@@ -11,7 +11,6 @@ import Tabs from '@mui/material/Tabs';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useBlocker, useLocation, useNavigate, useParams } from 'react-router';
@@ -19,8 +18,8 @@ import { useSession } from '../../../app/session/session.js';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.js';
-import { FORMS_PATH, type FormView, formQueryKey, useFormQuery, useInvalidateForms } from '../formsApi.js';
+import { ApiError, errorMessage } from '../../../lib/api.js';
+import { type FormView, useFormQuery, useSaveForm } from '../api.js';
 import { useFieldText } from '../labels.js';
 import { FieldsTab } from './FieldsTab.js';
 import { SettingsTab } from './SettingsTab.js';
@@ -58,8 +57,6 @@ function Builder({ saved }: { saved: FormView | null }) {
   const navigate = useNavigate();
   const dialogs = useDialogs();
   const session = useSession();
-  const queryClient = useQueryClient();
-  const invalidate = useInvalidateForms();
   const tabsId = useId();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
@@ -111,20 +108,15 @@ function Builder({ saved }: { saved: FormView | null }) {
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, []);
 
-  const save = useMutation({
-    mutationFn: (body: { code: string; definition: unknown }) =>
-      saved
-        ? apiFetch<FormView>(`${FORMS_PATH}/${saved.id}`, { method: 'PUT', json: body })
-        : apiFetch<FormView>(FORMS_PATH, { method: 'POST', json: body }),
-    meta: { silentError: true },
-    onSuccess: async (form, body) => {
+  const save = useSaveForm(saved, {
+    onSuccess: (form, body) => {
       setServerProblems(null);
       setShowSummary(false);
       setBaseline(JSON.stringify([body.code, body.definition]));
       dirtyRef.current = false;
-      queryClient.setQueryData(formQueryKey(form.id), form);
       showToast(saved && form.version !== saved.version ? t('forms.builder.savedVersion', { version: form.version }) : t('common.saved'), 'success');
-      await invalidate();
+    },
+    onRefreshed: (form) => {
       if (!saved) navigate(`/formularios/${form.id}`, { replace: true, state: { tab } });
     },
     onError: (error) => {

@@ -3,13 +3,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useMutation } from '@tanstack/react-query';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type FieldDef, type FormDefinition, scopeFieldsDeep } from '../../../../../core/forms/definition.js';
-import { ApiError, apiFetch, errorMessage } from '../../../lib/api.js';
+import { ApiError, errorMessage } from '../../../lib/api.js';
 import { AutosaveStatus } from '../AutosaveStatus.js';
-import { FORMS_PATH, fetchFieldOptions, fetchMasterOptions } from '../formsApi.js';
+import { fetchFieldOptions, fetchMasterOptions, useCheckFormValues } from '../api.js';
 import type { OptionsLoader } from '../renderer/context.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../renderer/FormRenderer.js';
 import { useAutosave } from '../useAutosave.js';
@@ -77,9 +76,7 @@ export function ViewTab({ definition, formId, saved, dirty, role }: ViewTabProps
     [formId, savedFields, t],
   );
 
-  const check = useMutation({
-    mutationFn: (values: FormValues) => apiFetch<{ values: FormValues }>(`${FORMS_PATH}/${formId}/check`, { method: 'POST', json: { values } }),
-    meta: { silentError: true },
+  const check = useCheckFormValues(formId, {
     onSuccess: () => setOutcome({ severity: 'success', text: t('forms.builder.checkOk') }),
     onError: (error) => {
       if (error instanceof ApiError && error.details.length) {

@@ -9,8 +9,7 @@ import { formValuesSchema, type ValidatorContext } from '../../../../../core/for
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import type { ApiErrorDetail } from '../../../lib/api.js';
 import i18n from '../../../i18n/index.js';
-import { fetchFieldOptions, fetchMasterOptions } from '../formsApi.js';
-import { uploadFile } from '../uploads.js';
+import { fetchFieldOptions, fetchMasterOptions, uploadFile } from '../api.js';
 import { initialValues, safeFields, scopeValueFields } from './conditions.js';
 import { type OptionsLoader, type PendingRow, RendererContext, type RendererContextValue, ScopeContext, type ScopeValue, useRenderer } from './context.js';
 import { FieldList } from './FieldList.js';

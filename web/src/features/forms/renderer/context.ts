@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import type { Control, FieldValues } from 'react-hook-form';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import type { FileRef, ValidatorContext } from '../../../../../core/forms/validator.js';
-import type { FieldOption } from '../formsApi.js';
+import type { FieldOption } from '../api.js';
 
 /** Where a master select or an external list gets its options; `parent` is the value of the field its type_aux names. */
 export type OptionsLoader = (field: FieldDef, parent: string | undefined, signal?: AbortSignal) => Promise<FieldOption[]>;

@@ -18,7 +18,7 @@ import { showToast } from '../../../../components/feedback/toastStore.js';
 import { errorMessage } from '../../../../lib/api.js';
 import { formatBytes } from '../../labels.js';
 import type { FieldRendererProps } from '../../registry.js';
-import { downloadStoredFile } from '../../uploads.js';
+import { downloadStoredFile } from '../../api.js';
 import { useRenderer } from '../context.js';
 import { useFieldBinding } from '../hooks.js';
 

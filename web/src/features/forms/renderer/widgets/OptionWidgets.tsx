@@ -1,12 +1,11 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../../../../core/forms/definition.js';
 import { isEmpty } from '../../../../../../core/forms/expr.js';
 import { errorMessage } from '../../../../lib/api.js';
-import type { FieldOption } from '../../formsApi.js';
+import { type FieldOption, formKeys, useFieldOptionsQuery } from '../../api.js';
 import { fieldLabel } from '../../labels.js';
 import type { FieldRendererProps } from '../../registry.js';
 import { fieldInScope, type ScopeValue, useRenderer, useScope } from '../context.js';
@@ -21,13 +20,11 @@ export function useFieldOptions(field: FieldDef, parent: unknown) {
   const renderer = useRenderer();
   const parentCode = field.type_aux ? (isEmpty(parent) ? undefined : String(parent)) : undefined;
   const waiting = !!field.type_aux && parentCode === undefined;
-  const query = useQuery({
-    queryKey: ['form-options', renderer.optionsKey, field.name, field.master ?? field.external_url ?? '', parentCode ?? null],
-    queryFn: ({ signal }) => renderer.loadOptions(field, parentCode, signal),
-    enabled: !waiting,
-    staleTime: 5 * 60_000,
-    meta: { silentError: true },
-  });
+  const query = useFieldOptionsQuery(
+    formKeys.fieldOptions(renderer.optionsKey, field.name, field.master ?? field.external_url ?? '', parentCode ?? null),
+    (signal) => renderer.loadOptions(field, parentCode, signal),
+    !waiting,
+  );
   const { reportOptions } = renderer;
   useEffect(() => {
     if (query.data) reportOptions(field.name, query.data.map((o) => o.value));
