@@ -17,6 +17,7 @@ const master = (over: Partial<Master>): Master => ({
   system: true,
   items: 5,
   publicUrl: 'http://localhost:3000/api/public/masters/900100200/departamentos',
+  actions: ['edit', 'delete', 'addItems', 'editItems', 'deleteItems'],
   ...over,
 });
 const masters = [

@@ -1,40 +1,20 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { masterImportSchema, masterItemSchema, masterSchema } from '../../../../core/api/masters.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import type { Target } from '../../../../core/targets.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiDownload, apiFetch, saveBlob } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
-/** One master (GET /api/masters). */
-export interface Master {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  public: boolean;
-  parentCode: string | null;
-  /** Seeded with every tenant: its code cannot change and it cannot be deleted. */
-  system: boolean;
-  items: number;
-  publicUrl: string | null;
-}
+/** One master (GET /api/masters): a `system` one is seeded with every tenant (its code stays, it cannot be deleted). */
+export type Master = Wire<z.infer<typeof masterSchema>>;
 
 /** One item of a master (GET /api/masters/:code/items). */
-export interface MasterItem {
-  id: number;
-  code: string;
-  name: string;
-  parentCode: string | null;
-  parentName: string | null;
-  active: boolean;
-  extra: Record<string, unknown>;
-}
+export type MasterItem = Wire<z.infer<typeof masterItemSchema>>;
 
-export interface ImportResult {
-  dryRun: boolean;
-  created: number;
-  updated: number;
-  errors: Array<{ line: number; column: string | null; message: string }>;
-}
+/** What a CSV import did, or would do on a dry run. */
+export type ImportResult = Wire<z.infer<typeof masterImportSchema>>;
 
 const MASTERS_PATH = '/api/masters';
 const masterPath = (code: string) => `${MASTERS_PATH}/${encodeURIComponent(code)}`;
