@@ -68,11 +68,6 @@ export function useListPage<T>(listKey: QueryKey, path: string, params: ListPara
   });
 }
 
-/** One page of `path`; the previous page stays on screen while the next one loads. */
-export function useListQuery<T>(path: string, params: ListParams, extra: Record<string, string | undefined> = {}) {
-  return useListPage<T>([path, 'list'], path, params, extra);
-}
-
 /** A DataTable's paging and sorting, bound to one list's params: `<DataTable {...tablePaging(list)} … />`. */
 export function tablePaging(list: ReturnType<typeof useListParams>) {
   return {
