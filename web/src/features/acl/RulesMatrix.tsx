@@ -11,18 +11,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Granted, RoleRules } from './api.js';
 import { actionLabel, moduleLabel } from './names.js';
-
-/** GET /api/acl/roles/:id/rules */
-export interface RoleRules {
-  role: { id: number; code: string; name: string; superAdmin: boolean };
-  modules: Array<{ id: number; code: string; name: string }>;
-  actions: Array<{ id: number; code: string; name: string }>;
-  /** module code -> action codes */
-  granted: Record<string, string[]>;
-}
-
-export type Granted = Record<string, string[]>;
 
 interface RulesMatrixProps {
   rules: RoleRules;

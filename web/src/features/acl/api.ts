@@ -1,34 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { catalogItemSchema, roleItemSchema, roleRulesSchema, ruleRoleSchema } from '../../../../core/api/acl.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 import type { CatalogKind } from './catalogs.js';
-import type { Granted, RoleRules } from './RulesMatrix.js';
 
 /** The permission model's catalogues and rules (server/modules/acl). */
 
 export const catalogPath = (kind: CatalogKind) => `/api/acl/${kind}`;
 const rulesPath = (roleId: string) => `/api/acl/roles/${encodeURIComponent(roleId)}/rules`;
 
-/** One row of the actions, modules or roles catalogue (GET /api/acl/<kind>). */
-export interface CatalogItem {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  system: boolean;
-  createdAt: string;
-  /** Roles only. */
-  superAdmin?: boolean;
-  users?: number;
-}
+/**
+ * One row of the actions, modules or roles catalogue (GET /api/acl/<kind>),
+ * with what the caller may do on it; a role also says whether it may do
+ * everything and how many users hold it.
+ */
+export type CatalogItem = Wire<z.infer<typeof catalogItemSchema>> & Partial<Pick<Wire<z.infer<typeof roleItemSchema>>, 'superAdmin' | 'users'>>;
 
 /** A role as the rules screen lists it (GET /api/acl/rules/roles). */
-export interface RuleRoleOption {
-  id: number;
-  code: string;
-  name: string;
-}
+export type RuleRoleOption = Wire<z.infer<typeof ruleRoleSchema>>;
+
+/** GET /api/acl/roles/:id/rules: the role, every module and action of the tenant, and what the role is granted (module code -> action codes). */
+export type RoleRules = Wire<z.infer<typeof roleRulesSchema>>;
+
+/** What a role is granted: module code -> action codes. */
+export type Granted = Record<string, string[]>;
 
 /**
  * A role's rules sit under the roles catalogue: changing a role refreshes

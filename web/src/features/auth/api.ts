@@ -1,4 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { messageSchema } from '../../../../core/api/auth.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import type { Session } from '../../app/session/session.js';
 import { apiFetch } from '../../lib/api.js';
 import type { MutationCallbacks } from '../../lib/mutation.js';
@@ -9,9 +12,7 @@ import type { MutationCallbacks } from '../../lib/mutation.js';
  */
 
 /** The answer of the public account calls: one translated sentence. */
-export interface MessageAnswer {
-  message: string;
-}
+export type MessageAnswer = Wire<z.infer<typeof messageSchema>>;
 
 /** The project to name in a public call; the server's default needs no name. */
 export const projectField = (projectId: string) => (projectId === 'default' ? {} : { project: projectId });

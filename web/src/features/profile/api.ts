@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { messageSchema, profileViewSchema } from '../../../../core/api/auth.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import type { passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
 import { SESSION_KEY } from '../../app/session/session.js';
 import { apiFetch } from '../../lib/api.js';
@@ -10,10 +12,8 @@ import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 export type ProfileValues = z.input<typeof profileSchema>;
 export type PasswordValues = z.input<typeof passwordChangeSchema>;
 
-export interface Profile extends ProfileValues {
-  email: string;
-  docnumber: string | null;
-}
+/** GET and PUT /api/profile: what the user may change, and the account's email and document number. */
+export type Profile = Wire<z.infer<typeof profileViewSchema>>;
 
 const PROFILE_PATH = '/api/profile';
 
@@ -48,9 +48,9 @@ export function useSaveProfile(callbacks: MutationCallbacks<Profile, ProfileValu
   });
 }
 
-export function useChangePassword(callbacks: MutationCallbacks<{ message: string }, PasswordValues> = {}) {
+export function useChangePassword(callbacks: MutationCallbacks<Wire<z.infer<typeof messageSchema>>, PasswordValues> = {}) {
   return useMutation({
-    mutationFn: (values: PasswordValues) => apiFetch<{ message: string }>('/api/auth/password', { method: 'POST', json: values }),
+    mutationFn: (values: PasswordValues) => apiFetch<Wire<z.infer<typeof messageSchema>>>('/api/auth/password', { method: 'POST', json: values }),
     meta: { silentError: true },
     onSuccess: callbacks.onSuccess,
     onError: callbacks.onError,

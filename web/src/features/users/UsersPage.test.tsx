@@ -21,6 +21,7 @@ const user = (over: Partial<UserItem>): UserItem => ({
   language: 'en',
   timeZone: 'America/Bogota',
   createdAt: '2026-01-01T00:00:00Z',
+  actions: ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink'],
   ...over,
 });
 const users = [user({}), user({ id: 11, email: 'lou@demo.test', name: 'Lou Locked', locked: true, lockedAt: '2026-02-01T10:00:00Z', failedLogins: 5 })];

@@ -1,40 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { planSchema, resetLinkSentSchema, roleOptionSchema, userSchema } from '../../../../core/api/users.js';
+import type { Wire } from '../../../../core/api/wire.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiFetch } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
-/** One user as the admin screens get it (GET /api/users). */
-export interface UserItem {
-  id: number;
-  email: string;
-  name: string;
-  docnumber: string | null;
-  roleId: number;
-  roleName: string;
-  active: boolean;
-  locked: boolean;
-  lockedAt: string | null;
-  failedLogins: number;
-  language: 'en' | 'es';
-  timeZone: string;
-  createdAt: string;
-}
+/** One user as the admin screens get it (GET /api/users), with what the caller may do on it. */
+export type UserItem = Wire<z.infer<typeof userSchema>>;
 
-export interface RoleOption {
-  id: number;
-  code: string;
-  name: string;
-  superAdmin: boolean;
-}
+/** A role the caller may give a user. */
+export type RoleOption = Wire<z.infer<typeof roleOptionSchema>>;
 
-export interface PlanState {
-  plan: number;
-  accountLimit: number;
-  accountsUsed: number;
-  diskQuotaMb: number;
-}
+/** GET /api/entity/plan: accounts used of the allowed number, disk used of the quota. */
+export type PlanState = Wire<z.infer<typeof planSchema>>;
 
 const USERS_PATH = '/api/users';
 const BLOCKED_PATH = '/api/users/blocked';
@@ -111,7 +92,7 @@ export function useDeleteUser(callbacks: MutationCallbacks<void, UserItem> = {})
 /** Emails a user a link to choose a new password; the server's sentence is the toast. */
 export function useSendResetLink() {
   return useMutation({
-    mutationFn: (user: UserItem) => apiFetch<{ message: string }>(`${USERS_PATH}/${user.id}/reset-link`, { method: 'POST' }),
+    mutationFn: (user: UserItem) => apiFetch<Wire<z.infer<typeof resetLinkSentSchema>>>(`${USERS_PATH}/${user.id}/reset-link`, { method: 'POST' }),
     onSuccess: (answer) => showToast(answer.message, 'success'),
   });
 }
