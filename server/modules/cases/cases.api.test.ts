@@ -1,17 +1,104 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { encodeSearch } from '../../../core/cases/search.js';
+import type { CaseState } from '../../../core/workflow/states.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { makeUser } from '../../../tests/support/factories.js';
+import { makeCase, makeEntity, makeForm, makeMaster, makeMasterItem, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
+
+/**
+ * Cases through the API: drafts, the list and its searches, one case, exports and administration.
+ * The tenants, the application form and protocol, the people and the earlier applications are made
+ * here with the factories; the demo seed plays no part.
+ */
+const ROLES = {
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+  // Runs the programme: every case and task of the tenant, its transitions, owner, exports and administration.
+  coordinator: {
+    wf_casos: ['show', 'create', 'update', 'export', 'print'], borradores: ['show', 'create', 'create_drafts'], admin_cases: ['show', 'update'],
+    change_owner_case: ['update'], wf_casos_participantes: ['show', 'update'], wf_abrir_caso: ['confirm'], wf_completar_caso: ['confirm'],
+    wf_cerrar_caso: ['confirm'], wf_activar_caso: ['confirm'], wf_tareas: ['show', 'create', 'update', 'accept', 'reject', 'restart_task'],
+    menutareas: ['show'], admintasks: ['show', 'update', 'restart_task'], aplicacionessimilares: ['show'], historialaplicacion: ['show'],
+  },
+  // Decides tasks: sees every case, administers none.
+  reviewer: { wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'], historialaplicacion: ['show'], aplicacionessimilares: ['show'] },
+} as const;
+
+const field = (name: string, type: string, label: string, label_en: string, extra: Record<string, unknown> = {}) => ({ name, type, label, label_en, ...extra });
+/** The application form: master selects, an email, a repeat group of household members, an optional third party. */
+const FORM = {
+  name: 'Rental assistance application',
+  fields: [
+    field('firstName', 'text', 'Nombres', 'First name', { required: true, maxLength: 60 }),
+    field('lastName', 'text', 'Apellidos', 'Last name', { required: true, maxLength: 60 }),
+    field('documentType', 'master_select', 'Tipo de documento', 'Document type', { required: true, master: 'document_types' }),
+    field('documentNumber', 'text', 'Número de documento', 'Document number', { required: true, maxLength: 20, pattern: '^[A-Za-z0-9-]+$' }),
+    field('email', 'email', 'Correo electrónico', 'Email', { required: true }),
+    field('phone', 'phone', 'Celular', 'Cellphone', { required: true }),
+    field('departamento', 'master_select', 'Departamento', 'State', { required: true, master: 'departamentos' }),
+    field('municipio', 'master_select', 'Municipio', 'City', { required: true, master: 'municipios', type_aux: 'departamento' }),
+    field('zipCode', 'zip', 'Código postal', 'Zip code', { required: true }),
+    field('householdInformation', 'repeat', 'Integrantes del hogar', 'Household members', {
+      minRows: 1,
+      children: [
+        field('memberName', 'text', 'Nombre', 'Name', { required: true, maxLength: 100 }),
+        field('relationship', 'select', 'Parentesco', 'Relationship', { required: true, options: [{ value: 'self', label: 'Solicitante' }, { value: 'child', label: 'Hijo(a)' }] }),
+        field('age', 'number', 'Edad', 'Age', { required: true, min: 0, max: 120 }),
+      ],
+    }),
+    field('payRent', 'currency', 'Renta mensual', 'Monthly rent', { required: true, min: 1, max: 10000 }),
+    field('working_third_party', 'switch', '¿Le ayuda un tercero?', 'Is a third party helping you?'),
+    field('third_party_email', 'email', 'Correo del tercero', 'Third party email', { required: true, visibleWhen: 'working_third_party == true' }),
+  ],
+};
+
+/** Earlier applications of the applicant, in every state a case reaches (none names a third party). */
+const EARLIER: Array<[string, string, number, CaseState]> = [
+  ['María', 'Gómez', 850, 'PENDING'], ['José', 'Rodríguez', 1200, 'PENDING'], ['Luisa', 'Martínez', 700, 'PENDING'], ['Carlos', 'López', 650, 'PENDING'],
+  ['Ana', 'Hernández', 1500, 'REJECTED'], ['Jorge', 'Díaz', 900, 'PENDING'], ['Camila', 'Torres', 980, 'PENDING'], ['Andrés', 'Ramírez', 760, 'PENDING'],
+  ['Valentina', 'Moreno', 1350, 'SUCCESS'], ['Felipe', 'Vargas', 540, 'INCONSISTENCY'], ['Daniela', 'Castro', 1100, 'CLOSED'],
+];
 
 let t: TestApp;
+let entityId: number;
 let applicant: { sid: string };
 let coordinator: { sid: string };
 let reviewer: { sid: string };
 let other: { sid: string };
+let people: { reviewer: { id: number }; otherAdmin: { id: number; entity_id: number }; admin: { email: string } };
 beforeAll(async () => {
-  t = await createTestApp({ demo: true, workflow: true });
-  [applicant, coordinator, reviewer, other] = await Promise.all(['applicant@demo.test', 'coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  t = await createTestApp();
+  entityId = (await makeEntity(t.db)).id;
+  const projectId = (await makeProject(t.db, { entity_id: entityId, uid: 'applications' })).id;
+  // The masters the form's selects name, with the items the applications use.
+  const masters = await t.db.selectFrom('masters').where('entity_id', '=', entityId).where('code', 'in', ['departamentos', 'municipios']).select(['id', 'entity_id', 'code']).execute();
+  const master = (code: string) => masters.find((m) => m.code === code) as (typeof masters)[number];
+  const valle = await makeMasterItem(t.db, master('departamentos'), { code: '76', name: 'Valle del Cauca' });
+  await makeMasterItem(t.db, master('municipios'), { code: '76001', name: 'Cali', parent_item_id: valle.id });
+  const documentTypes = await makeMaster(t.db, entityId, { code: 'document_types', name: 'Document types', public: true });
+  for (const [code, name] of [['CC', 'Cédula de ciudadanía'], ['CE', 'Cédula de extranjería']]) await makeMasterItem(t.db, documentTypes, { code, name });
+  // The one public protocol applicants start: an exact applicant (document type and number) is a duplicate.
+  const protocol = await makePublishedProtocol(t.db, entityId, { mainForm: await makeForm(t.db, entityId, { definition: FORM }) });
+  await t.db.updateTable('protocols').set({ name: 'Rental assistance', public: true }).where('id', '=', protocol.id).execute();
+  await sql`update protocol_versions set definition = jsonb_set(definition, '{duplicateFields}', '["documentType", "documentNumber"]') where id = ${protocol.versionId}`.execute(t.db);
+
+  const ana = await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345', name: 'Ana Applicant' });
+  const carla = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345', name: 'Carla Coordinator' });
+  const rafael = await makeUser(t.db, entityId, { role: 'reviewer', rules: ROLES.reviewer as never, password: 'Demo12345', name: 'Rafael Reviewer' });
+  const admin = await makeUser(t.db, entityId, { role: 'super-admin', password: 'Demo12345', name: 'Diana Admin' });
+  const otherEntity = (await makeEntity(t.db)).id;
+  await makeProject(t.db, { entity_id: otherEntity });
+  const otto = await makeUser(t.db, otherEntity, { role: 'super-admin', password: 'Demo12345', name: 'Otto Admin' });
+  people = { reviewer: rafael, otherAdmin: otto, admin };
+  [applicant, coordinator, reviewer, other] = await Promise.all([ana, carla, rafael, otto].map((u) => login(t, u.email, 'Demo12345')));
+
+  for (const [i, [firstName, lastName, payRent, state]] of EARLIER.entries()) {
+    const data = {
+      firstName, lastName, documentType: 'CC', documentNumber: String(1_000_000_000 + i * 7919), email: `applicant.${i}@example.org`, phone: '3001234567',
+      departamento: '76', municipio: '76001', zipCode: '76001', payRent, householdInformation: [{ memberName: `${firstName} ${lastName}`, relationship: 'self', age: 35 }],
+    };
+    const c = await makeCase(t.db, protocol, { ownerId: ana.id, projectId, state, data });
+    await t.db.updateTable('cases').set({ doc_date: new Date(Date.now() - (EARLIER.length - i) * 86_400_000) }).where('id', '=', c.id).execute();
+  }
 });
 afterAll(() => t.close());
 
@@ -92,7 +179,7 @@ describe('the list', () => {
     const staff = (await req('GET', '/api/cases?limit=100', coordinator)).json<List<Item>>();
     const own = (await req('GET', '/api/cases?limit=100', applicant)).json<List<Item>>();
     expect(staff.total).toBeGreaterThanOrEqual(11);
-    expect(own.total).toBeGreaterThanOrEqual(11); // the applicant owns the demo cases
+    expect(own.total).toBeGreaterThanOrEqual(11); // the applicant owns the earlier applications
     expect((await req('GET', '/api/cases?limit=100', reviewer)).json<List<Item>>().total).toBe(staff.total);
     expect((await req('GET', '/api/cases', other)).json<List<Item>>().total).toBe(0);
   });
@@ -102,7 +189,7 @@ describe('the list', () => {
     expect(byRent.items.length).toBeGreaterThanOrEqual(1);
     expect(byRent.items.every((i) => i.applicant.startsWith('Lucía'))).toBe(true);
     const range = (await search(coordinator, [{ column: 'data.payRent', op: 'between', value: [1000, 1300] }])).json<List<{ applicant: string }>>();
-    expect(range.items.some((i) => i.applicant.includes('Rodríguez'))).toBe(true); // 1200 in the demo
+    expect(range.items.some((i) => i.applicant.includes('Rodríguez'))).toBe(true); // 1200 in the earlier applications
     const name = (await search(coordinator, [{ column: 'data.lastName', op: 'startsWith', value: 'ort' }, { column: 'state', op: 'eq', value: 'PENDING' }])).json<List<Item>>();
     expect(name.items.length).toBeGreaterThanOrEqual(1);
     const rejected = (await req('GET', '/api/cases?state=REJECTED', coordinator)).json<List<Item>>();
@@ -190,10 +277,10 @@ describe('one case', () => {
 
   it("changes owner only to a user of the tenant", async () => {
     const id = (await req('GET', '/api/cases?limit=1', coordinator)).json<List<Item>>().items[0].id;
-    const foreign = (await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select('id').executeTakeFirstOrThrow()).id;
+    const foreign = people.otherAdmin.id;
     expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: foreign })).statusCode).toBe(400);
     // A change within the tenant is in the history with both names.
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const reviewerId = people.reviewer.id;
     const before = (await req('GET', `/api/cases/${id}`, coordinator)).json<{ ownerName: string }>().ownerName;
     expect((await req('PUT', `/api/cases/${id}/owner`, coordinator, { userId: reviewerId })).statusCode).toBe(200);
     const history = (await req('GET', `/api/cases/${id}/history`, coordinator)).json<Array<{ action: string; detail: Record<string, unknown> }>>();
@@ -289,7 +376,7 @@ describe('export and administration', () => {
     expect(file.headers['content-disposition']).toContain('attachment');
     expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK');
     // Another user who may export (of the same tenant or another), or an unknown id: not found.
-    const admin = await login(t, 'admin@demo.test');
+    const admin = await login(t, people.admin.email);
     expect((await req('GET', `/api/cases/exports/${job.id}`, admin)).statusCode).toBe(404);
     expect((await req('GET', `/api/cases/exports/${job.id}/file`, other)).statusCode).toBe(404);
     expect((await req('GET', '/api/cases/exports/AAAAAAAAAAAAAAAAAAAAAAAA', coordinator)).statusCode).toBe(404);
@@ -321,7 +408,6 @@ describe('export and administration', () => {
   });
 
   it('case administration lists on its own target: admin_cases alone is enough, and it stays in the tenant', async () => {
-    const entityId = (await t.db.selectFrom('users').where('email', '=', 'coordinator@demo.test').select('entity_id').executeTakeFirstOrThrow()).entity_id;
     const email = `case-admin-${Date.now()}@demo.test`;
     await makeUser(t.db, entityId, { role: 'case-admin-only', rules: { admin_cases: ['show', 'update'] }, email });
     const who = await login(t, email, 'Passw0rd1');
@@ -341,7 +427,7 @@ describe('export and administration', () => {
     const res = (await req('POST', '/api/admin-cases/close', coordinator, { ids: [...pending, ...closed], reason: 'Programme ended' })).json<{ done: number[]; failed: Array<{ id: number }> }>();
     expect(res.done).toEqual(pending);
     expect(res.failed.map((f) => f.id)).toEqual(closed);
-    const reviewerId = (await t.db.selectFrom('users').where('email', '=', 'reviewer@demo.test').select('id').executeTakeFirstOrThrow()).id;
+    const reviewerId = people.reviewer.id;
     const moved = (await req('POST', '/api/admin-cases/reassign', coordinator, { ids: pending, userId: reviewerId })).json<{ done: number[] }>();
     expect(moved.done).toEqual(pending);
     expect((await req('POST', '/api/admin-cases/close', reviewer, { ids: pending })).statusCode).toBe(403);
@@ -355,7 +441,7 @@ describe('the search box (search=): every word in the number, a name or the docu
   let solange: Found;
   let foreign: number;
   const ours = () => new Set([marisol.id, mario.id, solange.id]);
-  /** What a search finds, as ids; `among` keeps only the cases made here (the demo's may match too). */
+  /** What a search finds, as ids; `among` keeps only the cases made here (the earlier applications may match too). */
   const find = async (text: string, who = coordinator, path = '/api/cases') => {
     const res = await req('GET', `${path}?limit=100&search=${encodeURIComponent(text)}`, who);
     expect(res.statusCode, text).toBe(200);
@@ -377,7 +463,7 @@ describe('the search box (search=): every word in the number, a name or the docu
     // A draft of the same name is not listed, so not found.
     await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: { firstName: 'Marisol', lastName: 'Rivera' } });
     // The same applicant in another tenant.
-    const other = await t.db.selectFrom('users').where('email', '=', 'admin@other.test').select(['id', 'entity_id']).executeTakeFirstOrThrow();
+    const other = people.otherAdmin;
     const project = await t.db.selectFrom('projects').where('entity_id', '=', other.entity_id).select('id').executeTakeFirstOrThrow();
     const row = await sql<{ id: number }>`
       insert into cases (entity_id, project_id, protocol_id, protocol_version_id, form_version_id, owner_id, case_type, serial, serial_month, serial_seq, doc_date, state, data)
