@@ -4,13 +4,13 @@ import type { Db } from '../../server/db/pool.js';
 import { hash } from '@node-rs/argon2';
 import { createRoleWithRules, seedEntityAcl } from '../../server/db/seed/acl.js';
 import { seedEntityMasters } from '../../server/db/seed/masters.js';
-import type { EntitiesTable, ProjectsTable, UsersTable } from '../../server/db/types.js';
+import type { Entities, Projects, Users } from '../../server/db/types.js';
 
 /** Row factories: each call makes a new, unique row; tests say only what matters to them. */
 const unique = () => randomBytes(4).toString('hex');
 
 /** A tenant with what every tenant starts with: the permission catalogue, system roles and masters. */
-export async function makeEntity(db: Db, overrides: Partial<Insertable<EntitiesTable>> = {}) {
+export async function makeEntity(db: Db, overrides: Partial<Insertable<Entities>> = {}) {
   const u = unique();
   const entity = await db
     .insertInto('entities')
@@ -26,7 +26,7 @@ export async function makeEntity(db: Db, overrides: Partial<Insertable<EntitiesT
 export async function makeUser(
   db: Db,
   entityId: number,
-  options: { role?: string; rules?: Parameters<typeof createRoleWithRules>[2]['rules']; password?: string } & Partial<Insertable<UsersTable>> = {},
+  options: { role?: string; rules?: Parameters<typeof createRoleWithRules>[2]['rules']; password?: string } & Partial<Insertable<Users>> = {},
 ) {
   const { role = 'invitado', rules, password = 'Passw0rd1', ...overrides } = options;
   let roleRow = await db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', role).select('id').executeTakeFirst();
@@ -39,7 +39,7 @@ export async function makeUser(
     .executeTakeFirstOrThrow();
 }
 
-export async function makeProject(db: Db, overrides: Partial<Insertable<ProjectsTable>> = {}) {
+export async function makeProject(db: Db, overrides: Partial<Insertable<Projects>> = {}) {
   const entityId = overrides.entity_id ?? (await makeEntity(db)).id;
   const u = unique();
   return db
