@@ -1,0 +1,6 @@
+/** The page kit: the shapes pages are built from. */
+export { ActionToolbar } from './ActionToolbar.js';
+export { type Fact, FactsList } from './FactsList.js';
+export { FormDialog } from './FormDialog.js';
+export { type QueryLike, QueryState } from './QueryState.js';
+export { Section } from './Section.js';

@@ -1,0 +1,127 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import TextField from '@mui/material/TextField';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import i18n from '../../i18n/index.js';
+import { setScreenWidth } from '../../test/utils.js';
+import { ActionToolbar, FactsList, FormDialog, QueryState, Section } from './index.js';
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en');
+});
+
+describe('Section', () => {
+  test('is a region named by its h2, with its action beside the title', () => {
+    render(
+      <Section title="Summary" action={<button type="button">Edit</button>}>
+        <p>Body</p>
+      </Section>,
+    );
+    const region = screen.getByRole('region', { name: 'Summary' });
+    expect(within(region).getByRole('heading', { level: 2, name: 'Summary' })).toBeInTheDocument();
+    expect(within(region).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    expect(within(region).getByText('Body')).toBeInTheDocument();
+  });
+
+  test('keeps a given heading id for links to it', () => {
+    render(<Section title="Next" id="task-next">x</Section>);
+    expect(screen.getByRole('heading', { name: 'Next' })).toHaveAttribute('id', 'task-next');
+  });
+});
+
+describe('FactsList', () => {
+  test('is a description list of terms and values', () => {
+    const { container } = render(
+      <FactsList
+        items={[
+          ['Number', 'A-1'],
+          ['Owner', <strong key="o">Ana</strong>],
+        ]}
+      />,
+    );
+    const terms = [...container.querySelectorAll('dl > div > dt')].map((dt) => dt.textContent);
+    const values = [...container.querySelectorAll('dl > div > dd')].map((dd) => dd.textContent);
+    expect(terms).toEqual(['Number', 'Owner']);
+    expect(values).toEqual(['A-1', 'Ana']);
+  });
+});
+
+describe('ActionToolbar', () => {
+  test('is a named toolbar, and nothing without buttons', () => {
+    const { rerender } = render(
+      <ActionToolbar label="Case actions">
+        <button type="button">Close</button>
+      </ActionToolbar>,
+    );
+    expect(within(screen.getByRole('toolbar', { name: 'Case actions' })).getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    rerender(<ActionToolbar label="Case actions">{[]}</ActionToolbar>);
+    expect(screen.queryByRole('toolbar')).not.toBeInTheDocument();
+  });
+});
+
+describe('QueryState', () => {
+  test('a placeholder named Loading while the data is not there', () => {
+    render(<QueryState query={{ data: undefined, isError: false, error: null }}>{() => 'content'}</QueryState>);
+    expect(screen.getByLabelText('Loading...')).toBeInTheDocument();
+    expect(screen.queryByText('content')).not.toBeInTheDocument();
+  });
+
+  test('the error, with Retry that loads again when asked for', () => {
+    const refetch = vi.fn();
+    render(
+      <QueryState query={{ data: undefined, isError: true, error: new Error('boom'), refetch }} retry>
+        {() => 'content'}
+      </QueryState>,
+    );
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(refetch).toHaveBeenCalledOnce();
+  });
+
+  test('the empty state, then the content', () => {
+    const { rerender } = render(
+      <QueryState query={{ data: [] as string[], isError: false, error: null }} isEmpty={(d) => d.length === 0} empty="Nothing here">
+        {(d) => d.join(',')}
+      </QueryState>,
+    );
+    expect(screen.getByText('Nothing here')).toBeInTheDocument();
+    rerender(
+      <QueryState query={{ data: ['a', 'b'], isError: false, error: null }} isEmpty={(d) => d.length === 0} empty="Nothing here">
+        {(d) => d.join(',')}
+      </QueryState>,
+    );
+    expect(screen.getByText('a,b')).toBeInTheDocument();
+  });
+});
+
+describe('FormDialog', () => {
+  test('is a dialog named by its title; Enter in a field submits, Cancel closes', () => {
+    setScreenWidth(1200);
+    const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
+    const onClose = vi.fn();
+    render(
+      <FormDialog title="New team" onClose={onClose} onSubmit={onSubmit}>
+        <TextField label="Name" />
+      </FormDialog>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'New team' });
+    fireEvent.submit(within(dialog).getByRole('textbox', { name: 'Name' }).closest('form')!);
+    expect(onSubmit).toHaveBeenCalledOnce();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveAttribute('type', 'submit');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledOnce();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  test('a custom submit text that is disabled while pending', () => {
+    setScreenWidth(1200);
+    render(
+      <FormDialog title="Reject" onClose={() => {}} onSubmit={() => {}} submitLabel="Reject task" submitColor="error" pending>
+        x
+      </FormDialog>,
+    );
+    expect(screen.getByRole('button', { name: /Reject task/ })).toBeDisabled();
+  });
+});
