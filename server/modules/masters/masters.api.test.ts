@@ -1,15 +1,58 @@
+import type { Action } from '../../../core/targets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity, makeMaster, makeMasterItem, makeUser } from '../../../tests/support/factories.js';
 import { parseCsv } from '../../lib/csv.js';
 
+/**
+ * The masters' API on a tenant made here with the factories (the demo seed
+ * plays no part): the four system masters every tenant starts with, two
+ * masters of its own, and a small region (departamentos and their
+ * municipios) written out below.
+ */
+const CRUD: Action[] = ['show', 'create', 'update', 'delete'];
+const ROLES = {
+  /** Runs the programme's lists: every master, the spec's three by their own targets. */
+  coordinator: { menu_maestros: CRUD, definiciones: CRUD, departamentos: CRUD, municipios: CRUD },
+  /** Reviews tasks: no master target at all. */
+  reviewer: { wf_casos: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'] },
+} satisfies Record<string, Partial<Record<string, Action[]>>>;
+
+const DEPARTAMENTOS: Array<[string, string]> = [['05', 'Antioquia'], ['08', 'Atlántico'], ['11', 'Bogotá, D.C.'], ['25', 'Cundinamarca'], ['76', 'Valle del Cauca']];
+const MUNICIPIOS: Array<[string, string, string]> = [
+  ['05001', 'Medellín', '05'], ['05266', 'Envigado', '05'], ['05360', 'Itagüí', '05'], ['08001', 'Barranquilla', '08'],
+  ['08758', 'Soledad', '08'], ['11001', 'Bogotá, D.C.', '11'], ['25754', 'Soacha', '25'], ['25899', 'Zipaquirá', '25'],
+  ['76001', 'Cali', '76'], ['76520', 'Palmira', '76'],
+];
+
 let t: TestApp;
+let docnumber: string;
 let admin: { sid: string };
 let coordinator: { sid: string };
 let reviewer: { sid: string };
 let other: { sid: string };
 beforeAll(async () => {
-  t = await createTestApp({ demo: true });
-  [admin, coordinator, reviewer, other] = await Promise.all(['admin@demo.test', 'coordinator@demo.test', 'reviewer@demo.test', 'admin@other.test'].map((e) => login(t, e)));
+  t = await createTestApp();
+  const entity = await makeEntity(t.db);
+  docnumber = entity.docnumber;
+  const master = (code: string) => t.db.selectFrom('masters').where('entity_id', '=', entity.id).where('code', '=', code).selectAll().executeTakeFirstOrThrow();
+  const departamentos = await master('departamentos');
+  const municipios = await master('municipios');
+  const parents = new Map<string, number>();
+  for (const [code, name] of DEPARTAMENTOS) parents.set(code, (await makeMasterItem(t.db, departamentos, { code, name })).id);
+  for (const [code, name, parent] of MUNICIPIOS) await makeMasterItem(t.db, municipios, { code, name, parent_item_id: parents.get(parent) });
+  await makeMasterItem(t.db, await master('definiciones'), { code: 'lease', name: 'Lease (all pages)' });
+  await makeMasterItem(t.db, await master('funciones'), { code: 'intake', name: 'Intake' });
+  await makeMasterItem(t.db, await makeMaster(t.db, entity.id, { code: 'document_types', name: 'Document types', public: true }), { code: 'CC', name: 'Cédula de ciudadanía' });
+  await makeMasterItem(t.db, await makeMaster(t.db, entity.id, { code: 'income_sources', name: 'Income sources', public: true }), { code: 'sourceSNAP', name: 'SNAP' });
+  const otherEntity = await makeEntity(t.db);
+  const users = [
+    makeUser(t.db, entity.id, { role: 'super-admin', password: 'Demo12345' }),
+    makeUser(t.db, entity.id, { role: 'coordinator', rules: ROLES.coordinator, password: 'Demo12345' }),
+    makeUser(t.db, entity.id, { role: 'reviewer', rules: ROLES.reviewer, password: 'Demo12345' }),
+    makeUser(t.db, otherEntity.id, { role: 'super-admin', password: 'Demo12345' }),
+  ];
+  [admin, coordinator, reviewer, other] = await Promise.all(users.map(async (u) => login(t, (await u).email, 'Demo12345')));
 });
 afterAll(() => t.close());
 
@@ -21,12 +64,12 @@ const csv = (who: { sid: string }, code: string, text: string | Buffer, dryRun =
   t.request({ method: 'POST', url: `/api/masters/${code}/import?dryRun=${dryRun}`, cookies: { ...who, lang }, payload: text, headers: { 'content-type': 'text/csv' } });
 
 describe('masters', () => {
-  it('lists the seeded masters with their public URLs', async () => {
+  it('lists the tenant\'s masters with their public URLs', async () => {
     const res = (await req('GET', '/api/masters?limit=50&sortBy=code', coordinator)).json<List<{ code: string; items: number; public: boolean; publicUrl: string | null; parentCode: string | null }>>();
     expect(res.items.map((m) => m.code)).toEqual(['definiciones', 'departamentos', 'document_types', 'funciones', 'income_sources', 'municipios']);
     const municipios = res.items.find((m) => m.code === 'municipios');
     expect(municipios).toMatchObject({ items: 10, public: true, parentCode: 'departamentos' });
-    expect(municipios?.publicUrl).toBe('http://localhost:3000/api/public/masters/900100200/municipios');
+    expect(municipios?.publicUrl).toBe(`http://localhost:3000/api/public/masters/${docnumber}/municipios`);
     expect(res.items.find((m) => m.code === 'funciones')?.publicUrl).toBeNull();
   });
 
@@ -124,10 +167,10 @@ describe('CSV import and export', () => {
 
 describe('public URL and tenants', () => {
   it('serves a public master without a session, and nothing private', async () => {
-    const res = await t.request({ method: 'GET', url: '/api/public/masters/900100200/municipios?parent=76' });
+    const res = await t.request({ method: 'GET', url: `/api/public/masters/${docnumber}/municipios?parent=76` });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ info: Array<{ name: string }> }>().info.map((i) => i.name)).toEqual(['Cali', 'Palmira']);
-    expect((await t.request({ method: 'GET', url: '/api/public/masters/900100200/funciones' })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/api/public/masters/${docnumber}/funciones` })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: '/api/public/masters/000/municipios' })).statusCode).toBe(404);
   });
 
