@@ -1,20 +1,74 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TARGETS } from '../../../core/targets.js';
+import { type Action, TARGETS, type Target } from '../../../core/targets.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { makeEntity, makeUser } from '../../../tests/support/factories.js';
+import { makeEntity, makeRole, makeUser } from '../../../tests/support/factories.js';
 import { DEMO_ROLES } from '../../db/seed/acl.js';
 import { can } from './policy.js';
 import { actorForToken } from '../auth/sessions.js';
 
+/**
+ * The tenants, roles and people are made here with the factories; the demo
+ * seed plays no part (one test reads the seed's role list: it checks that
+ * list itself). The rules are the programme's three roles, written out.
+ */
+const CRUD: Action[] = ['show', 'create', 'update', 'delete'];
+const ROLES: Record<'coordinator' | 'reviewer' | 'applicant', { name: string; rules: Partial<Record<Target, Action[]>> }> = {
+  coordinator: {
+    name: 'Coordinator',
+    rules: {
+      wf_casos: ['show', 'create', 'update', 'export', 'print'], borradores: ['show', 'create', 'create_drafts'],
+      admin_cases: ['show', 'update'], change_owner_case: ['update'], wf_casos_participantes: ['show', 'update'],
+      wf_abrir_caso: ['confirm'], wf_completar_caso: ['confirm'], wf_cerrar_caso: ['confirm'], wf_activar_caso: ['confirm'],
+      wf_tareas: ['show', 'create', 'update', 'accept', 'reject', 'restart_task'], menutareas: ['show'],
+      admintasks: ['show', 'update', 'restart_task'], menuReportes: ['show'], excel_reports: ['show', 'export'],
+      tareas_reports: ['show', 'export'], application_comments_reports: ['show'], user_comments_reports: ['show'],
+      reporte_data_tape: ['show', 'export'], formularios: CRUD, menu_maestros: CRUD, definiciones: CRUD,
+      departamentos: CRUD, municipios: CRUD, wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD,
+      wf_equipos_integrantes: CRUD, menu_dashboards: ['show'], dashboard_comments: ['show', 'update', 'delete'],
+      menu_configuracion: ['show', 'update'], plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
+      aplicacionessimilares: ['show'], historialaplicacion: ['show'],
+    },
+  },
+  reviewer: {
+    name: 'Reviewer',
+    rules: {
+      wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'],
+      historialaplicacion: ['show'], aplicacionessimilares: ['show'], menu_dashboards: ['show'],
+      dashboard_comments: ['show'], menuReportes: ['show'], tareas_reports: ['show'],
+    },
+  },
+  applicant: { name: 'Applicant', rules: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] } },
+};
+type Role = keyof typeof ROLES;
+
 let t: TestApp;
+let entityId: number;
 let admin: { sid: string };
+let coordinator: { sid: string };
 let reviewer: { sid: string };
+let applicant: { sid: string };
 let other: { sid: string };
+let reviewerEmail: string;
+let otherAdminEmail: string;
 beforeAll(async () => {
-  t = await createTestApp({ demo: true });
-  admin = await login(t, 'admin@demo.test');
-  reviewer = await login(t, 'reviewer@demo.test');
-  other = await login(t, 'admin@other.test');
+  t = await createTestApp();
+  const entity = await makeEntity(t.db);
+  const otherEntity = await makeEntity(t.db);
+  entityId = entity.id;
+  for (const role of Object.keys(ROLES) as Role[]) await makeRole(t.db, entity.id, { code: role, ...ROLES[role] });
+  // The other tenant has a reviewer role of its own, and one user: its administrator.
+  await makeRole(t.db, otherEntity.id, { code: 'reviewer', ...ROLES.reviewer });
+  const person = (id: number, role: string, email: string, name: string) => makeUser(t.db, id, { role, email, name, password: 'Demo12345' });
+  const people = await Promise.all([
+    person(entity.id, 'super-admin', `admin-${entity.id}@example.test`, 'Diana Admin'),
+    person(entity.id, 'coordinator', `coordinator-${entity.id}@example.test`, 'Carla Coordinator'),
+    person(entity.id, 'reviewer', `reviewer-${entity.id}@example.test`, 'Rafael Reviewer'),
+    person(entity.id, 'applicant', `applicant-${entity.id}@example.test`, 'Ana Applicant'),
+    person(otherEntity.id, 'super-admin', `admin-${otherEntity.id}@example.test`, 'Otto Admin'),
+  ]);
+  reviewerEmail = people[2].email;
+  otherAdminEmail = people[4].email;
+  [admin, coordinator, reviewer, applicant, other] = await Promise.all(people.map((u) => login(t, u.email, 'Demo12345')));
 });
 afterAll(() => t.close());
 
@@ -46,19 +100,19 @@ describe('every route declares its access, and the server enforces it', () => {
 });
 
 describe('policy table: role x target x action', () => {
-  it('grants exactly the seeded rules to each demo role, and everything to the super-admin', async () => {
+  it('grants exactly its rules to each role, and everything to the super-admin', async () => {
     const actors = {
       admin: await actorForToken(t.db, admin.sid),
-      coordinator: await actorForToken(t.db, (await login(t, 'coordinator@demo.test')).sid),
+      coordinator: await actorForToken(t.db, coordinator.sid),
       reviewer: await actorForToken(t.db, reviewer.sid),
-      applicant: await actorForToken(t.db, (await login(t, 'applicant@demo.test')).sid),
+      applicant: await actorForToken(t.db, applicant.sid),
     };
     const actions = ['show', 'create', 'update', 'delete', 'accept', 'reject', 'export', 'confirm', 'restart_task', 'create_drafts', 'print', 'cancel'] as const;
     for (const target of TARGETS) {
       for (const action of actions) {
         expect(can(actors.admin, target, action), `admin ${target} ${action}`).toBe(true);
         for (const role of ['coordinator', 'reviewer', 'applicant'] as const) {
-          const granted = DEMO_ROLES.find((r) => r.code === role)?.rules[target]?.includes(action) ?? false;
+          const granted = ROLES[role].rules[target]?.includes(action) ?? false;
           expect(can(actors[role], target, action), `${role} ${target} ${action}`).toBe(granted);
         }
       }
@@ -66,6 +120,7 @@ describe('policy table: role x target x action', () => {
     expect(can(null, 'wf_casos', 'show')).toBe(false);
   });
 
+  // This one checks the demo seed's own role list (what a new demo tenant's roles may do), so it reads that list; it needs no database.
   it('keeps ACL screens from every demo role but the super-admin', () => {
     for (const role of DEMO_ROLES) {
       for (const target of ['acl_acciones', 'acl_objetos', 'acl_roles', 'acl_reglas', 'acl_usuarios', 'menu_permisos'] as const) {
@@ -136,7 +191,7 @@ describe('catalogue administration', () => {
   });
 
   it('sees a rule changed behind its back (another instance, plain SQL) on the next request, and a role made super-admin', async () => {
-    const role = await t.db.selectFrom('acl_roles').where('code', '=', 'reviewer').select(['id', 'entity_id']).executeTakeFirstOrThrow();
+    const role = await t.db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', 'reviewer').select(['id', 'entity_id']).executeTakeFirstOrThrow();
     const module = await t.db.selectFrom('acl_modules').where('code', '=', 'acl_acciones').where('entity_id', '=', role.entity_id).select('id').executeTakeFirstOrThrow();
     const action = await t.db.selectFrom('acl_actions').where('code', '=', 'show').where('entity_id', '=', role.entity_id).select('id').executeTakeFirstOrThrow();
     expect((await get('/api/acl/actions', reviewer)).statusCode).toBe(403);
@@ -171,35 +226,35 @@ describe('catalogue administration', () => {
 });
 
 describe('tenant isolation', () => {
-  it('shows admin@other.test only its own tenant', async () => {
+  it("shows the other tenant's administrator only its own tenant", async () => {
     const mine = (await get('/api/users', other)).json<List<{ email: string }>>();
-    expect(mine.items.map((u) => u.email)).toEqual(['admin@other.test']);
-    const demoRoles = (await get('/api/acl/roles?limit=100', admin)).json<List<{ id: number }>>();
+    expect(mine.items.map((u) => u.email)).toEqual([otherAdminEmail]);
+    const ourRoles = (await get('/api/acl/roles?limit=100', admin)).json<List<{ id: number }>>();
     const theirs = (await get('/api/acl/roles?limit=100', other)).json<List<{ id: number }>>();
-    expect(theirs.items.map((r) => r.id)).not.toEqual(expect.arrayContaining([demoRoles.items[0].id]));
+    expect(theirs.items.map((r) => r.id)).not.toEqual(expect.arrayContaining([ourRoles.items[0].id]));
   });
 
-  it('answers 404 when admin@other.test reads, changes or deletes anything of the demo tenant', async () => {
-    const demoUser = (await get('/api/users?search=reviewer', admin)).json<List<{ id: number; roleId: number }>>().items[0];
-    const demoRole = (await get('/api/acl/roles?search=coordinator', admin)).json<List<{ id: number }>>().items[0];
-    const demoAction = (await get('/api/acl/actions?search=accept', admin)).json<List<{ id: number }>>().items[0];
+  it("answers 404 when the other tenant's administrator reads, changes or deletes anything of the first tenant", async () => {
+    const ourUser = (await get('/api/users?search=reviewer', admin)).json<List<{ id: number; roleId: number }>>().items[0];
+    const ourRole = (await get('/api/acl/roles?search=coordinator', admin)).json<List<{ id: number }>>().items[0];
+    const ourAction = (await get('/api/acl/actions?search=accept', admin)).json<List<{ id: number }>>().items[0];
     const attempts = [
-      t.request({ method: 'GET', url: `/api/users/${demoUser.id}`, cookies: other }),
-      t.request({ method: 'PUT', url: `/api/users/${demoUser.id}`, cookies: other, payload: { email: 'x@y.test', name: 'x', roleId: demoUser.roleId } }),
-      t.request({ method: 'DELETE', url: `/api/users/${demoUser.id}`, cookies: other }),
-      t.request({ method: 'POST', url: `/api/users/${demoUser.id}/unlock`, cookies: other }),
-      t.request({ method: 'GET', url: `/api/acl/roles/${demoRole.id}`, cookies: other }),
-      t.request({ method: 'PUT', url: `/api/acl/roles/${demoRole.id}`, cookies: other, payload: { code: 'coordinator', name: 'Hacked' } }),
-      t.request({ method: 'DELETE', url: `/api/acl/roles/${demoRole.id}`, cookies: other }),
-      t.request({ method: 'GET', url: `/api/acl/roles/${demoRole.id}/rules`, cookies: other }),
-      t.request({ method: 'PUT', url: `/api/acl/roles/${demoRole.id}/rules`, cookies: other, payload: { granted: {} } }),
-      t.request({ method: 'DELETE', url: `/api/acl/actions/${demoAction.id}`, cookies: other }),
+      t.request({ method: 'GET', url: `/api/users/${ourUser.id}`, cookies: other }),
+      t.request({ method: 'PUT', url: `/api/users/${ourUser.id}`, cookies: other, payload: { email: 'x@y.test', name: 'x', roleId: ourUser.roleId } }),
+      t.request({ method: 'DELETE', url: `/api/users/${ourUser.id}`, cookies: other }),
+      t.request({ method: 'POST', url: `/api/users/${ourUser.id}/unlock`, cookies: other }),
+      t.request({ method: 'GET', url: `/api/acl/roles/${ourRole.id}`, cookies: other }),
+      t.request({ method: 'PUT', url: `/api/acl/roles/${ourRole.id}`, cookies: other, payload: { code: 'coordinator', name: 'Hacked' } }),
+      t.request({ method: 'DELETE', url: `/api/acl/roles/${ourRole.id}`, cookies: other }),
+      t.request({ method: 'GET', url: `/api/acl/roles/${ourRole.id}/rules`, cookies: other }),
+      t.request({ method: 'PUT', url: `/api/acl/roles/${ourRole.id}/rules`, cookies: other, payload: { granted: {} } }),
+      t.request({ method: 'DELETE', url: `/api/acl/actions/${ourAction.id}`, cookies: other }),
     ];
     for (const res of await Promise.all(attempts)) expect(res.statusCode, res.body).toBe(404);
     // Nothing changed.
-    expect((await get(`/api/users/${demoUser.id}`, admin)).json<{ email: string }>().email).toBe('reviewer@demo.test');
-    expect((await get(`/api/acl/roles/${demoRole.id}`, admin)).json<{ name: string }>().name).toBe('Coordinator');
-    expect(Object.keys((await get(`/api/acl/roles/${demoRole.id}/rules`, admin)).json<{ granted: object }>().granted).length).toBeGreaterThan(10);
+    expect((await get(`/api/users/${ourUser.id}`, admin)).json<{ email: string }>().email).toBe(reviewerEmail);
+    expect((await get(`/api/acl/roles/${ourRole.id}`, admin)).json<{ name: string }>().name).toBe('Coordinator');
+    expect(Object.keys((await get(`/api/acl/roles/${ourRole.id}/rules`, admin)).json<{ granted: object }>().granted).length).toBeGreaterThan(10);
   });
 
   it("refuses to give a user another tenant's role", async () => {
@@ -219,8 +274,8 @@ describe('tenant isolation', () => {
   });
 
   it('answers the reset-link action with User not found for a foreign user', async () => {
-    const demoUser = (await get('/api/users?search=reviewer', admin)).json<List<{ id: number }>>().items[0];
-    const res = await t.request({ method: 'POST', url: `/api/users/${demoUser.id}/reset-link`, cookies: other });
+    const ourUser = (await get('/api/users?search=reviewer', admin)).json<List<{ id: number }>>().items[0];
+    const res = await t.request({ method: 'POST', url: `/api/users/${ourUser.id}/reset-link`, cookies: other });
     expect(res.statusCode).toBe(404);
     expect(res.json<Err>().error.message).toBe('User not found');
   });
