@@ -3,14 +3,38 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
-import { makeEntity, makeProject, makeUser } from '../../../tests/support/factories.js';
+import { makeEntity, makeProject, makeRole, makeUser } from '../../../tests/support/factories.js';
 import { startSmtp } from '../../../tests/support/smtp.js';
+
+/**
+ * Signing in, sessions, sign-up and recovery, on tenants made here with the
+ * factories (the demo seed plays no part): a tenant whose project
+ * 'applications' takes sign-ups (it has an applicant role), with a reviewer
+ * and a coordinator, their rules written out; most tests make a tenant and
+ * user of their own.
+ */
+const ROLES = {
+  reviewer: {
+    wf_casos: ['show'], menutareas: ['show'], wf_tareas: ['show', 'update', 'accept', 'reject'],
+    historialaplicacion: ['show'], aplicacionessimilares: ['show'], menu_dashboards: ['show'],
+    dashboard_comments: ['show'], menuReportes: ['show'], tareas_reports: ['show'],
+  },
+  coordinator: { wf_casos: ['show', 'create', 'update'], wf_tareas: ['show'], menutareas: ['show'] },
+  applicant: { wf_casos: ['show', 'create'], borradores: ['show', 'create', 'create_drafts'] },
+} as const;
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let agency: { id: number; name: string };
+let reviewerEmail: string;
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await createTestApp({ demo: true, env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://cases.example.org' } });
+  t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://cases.example.org' } });
+  agency = await makeEntity(t.db);
+  await makeProject(t.db, { entity_id: agency.id, uid: 'applications', allow_new_applications: true, is_default: true });
+  await makeRole(t.db, agency.id, { code: 'applicant', name: 'Applicant', rules: ROLES.applicant as never });
+  reviewerEmail = (await makeUser(t.db, agency.id, { role: 'reviewer', rules: ROLES.reviewer as never, password: 'Demo12345', email: 'reviewer@agency.test' })).email;
+  await makeUser(t.db, agency.id, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345', email: 'coordinator@agency.test' });
 });
 afterAll(async () => {
   await t.close();
@@ -29,7 +53,7 @@ async function freshUser(options: Parameters<typeof makeUser>[2] = {}) {
 
 describe('sign-in', () => {
   it('opens a session in an HttpOnly SameSite cookie and tells the rules and targets', async () => {
-    const res = await post('/api/auth/login', { email: 'reviewer@demo.test', password: 'Demo12345' });
+    const res = await post('/api/auth/login', { email: reviewerEmail, password: 'Demo12345' });
     expect(res.statusCode).toBe(200);
     const cookie = res.cookies.find((c) => c.name === 'sid');
     expect(cookie?.httpOnly).toBe(true);
@@ -38,7 +62,7 @@ describe('sign-in', () => {
     expect(cookie?.value.length).toBeGreaterThanOrEqual(43); // 256 random bits
     const body = res.json<{ user: { role: string; entity: { name: string } }; rules: Record<string, string[]>; targets: string[] }>();
     expect(body.user.role).toBe('reviewer');
-    expect(body.user.entity.name).toBe('Demo Housing Agency');
+    expect(body.user.entity.name).toBe(agency.name);
     expect(body.rules.wf_tareas).toEqual(['accept', 'reject', 'show', 'update']);
     expect(body.targets).toContain('menutareas');
     expect(body.targets).not.toContain('acl_roles');
@@ -48,7 +72,7 @@ describe('sign-in', () => {
   });
 
   it('finds the account whatever the case of the email', async () => {
-    const res = await post('/api/auth/login', { email: '  Coordinator@DEMO.test ', password: 'Demo12345' });
+    const res = await post('/api/auth/login', { email: '  Coordinator@AGENCY.test ', password: 'Demo12345' });
     expect(res.statusCode).toBe(200);
   });
 
@@ -129,7 +153,7 @@ describe('sign-in', () => {
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
     // Another address is not affected.
-    const other = await post('/api/auth/login', { email: 'reviewer@demo.test', password: 'Demo12345' }, { remoteAddress: '198.51.100.8' });
+    const other = await post('/api/auth/login', { email: reviewerEmail, password: 'Demo12345' }, { remoteAddress: '198.51.100.8' });
     expect(other.statusCode).toBe(200);
     await sql`delete from auth_throttle`.execute(t.db);
   });
@@ -146,7 +170,7 @@ describe('the session', () => {
   });
 
   it('ends on the server at logout: the old cookie no longer works', async () => {
-    const { sid } = await login(t, 'reviewer@demo.test');
+    const { sid } = await login(t, reviewerEmail, 'Demo12345');
     expect((await session(sid)).statusCode).toBe(200);
     const out = await t.request({ method: 'POST', url: '/api/auth/logout', cookies: { sid } });
     expect(out.statusCode).toBe(204);
@@ -154,11 +178,11 @@ describe('the session', () => {
   });
 
   it('ends after the idle time and after the absolute lifetime', async () => {
-    const idle = await login(t, 'reviewer@demo.test');
+    const idle = await login(t, reviewerEmail, 'Demo12345');
     await t.db.updateTable('sessions').set({ last_seen_at: sql`now() - interval '51 minutes'` as never }).where('token_hash', '=', sql`encode(sha256(${idle.sid}::bytea), 'hex')` as never).execute();
     expect((await session(idle.sid)).statusCode).toBe(401);
 
-    const old = await login(t, 'reviewer@demo.test');
+    const old = await login(t, reviewerEmail, 'Demo12345');
     await t.db.updateTable('sessions').set({ expires_at: sql`now() - interval '1 second'` as never }).where('token_hash', '=', sql`encode(sha256(${old.sid}::bytea), 'hex')` as never).execute();
     expect((await session(old.sid)).statusCode).toBe(401);
   });
@@ -175,7 +199,7 @@ describe('the session', () => {
   });
 
   it('refuses writes from another site', async () => {
-    const { sid } = await login(t, 'reviewer@demo.test');
+    const { sid } = await login(t, reviewerEmail, 'Demo12345');
     const res = await t.request({ method: 'POST', url: '/api/auth/logout', cookies: { sid }, headers: { origin: 'https://evil.example' } });
     expect(res.statusCode).toBe(403);
     expect((await session(sid)).statusCode).toBe(200);
@@ -213,7 +237,7 @@ describe('sign-up', () => {
       .where('u.email', '=', 'new.applicant@example.test')
       .select(['r.code', 'e.name', 'u.active'])
       .executeTakeFirstOrThrow();
-    expect(user).toEqual({ code: 'applicant', name: 'Demo Housing Agency', active: true });
+    expect(user).toEqual({ code: 'applicant', name: agency.name, active: true });
     expect((await post('/api/auth/login', { email: 'new.applicant@example.test', password: 'Secret123' })).statusCode).toBe(200);
   });
 
