@@ -6,8 +6,6 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -19,7 +17,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../../../core/dates.js';
@@ -33,6 +31,7 @@ import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { useFormDefinition, useFormOptions } from '../forms/api.js';
 import { useTeamOptions, useUserOptions } from '../teams/api.js';
 import { checkDraft, emptyDefinition, moveTask, normalizeDefinition, putTask, removeTask } from './editor/draft.js';
+import { Section } from '../../components/page/index.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
 import { countProblems, NO_PROBLEMS, type SortedProblems, sortProblems } from './editor/problems.js';
 import { type PickerOptions, TaskDialog } from './editor/TaskDialog.js';
@@ -61,22 +60,6 @@ const fromDetail = (detail: ProtocolDetail): Draft => ({
   mainFormId: detail.mainFormId,
   definition: normalizeDefinition(detail.definition),
 });
-
-function Section({ title, children, action, id }: { title: string; children: ReactNode; action?: ReactNode; id: string }) {
-  return (
-    <Card variant="outlined" component="section" aria-labelledby={id}>
-      <CardContent>
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
-          <Typography id={id} component="h2" variant="h6" sx={{ flexGrow: 1 }}>
-            {title}
-          </Typography>
-          {action}
-        </Box>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
 
 /**
  * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its task

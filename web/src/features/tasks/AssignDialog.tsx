@@ -1,13 +1,7 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import type { UserOption } from '../teams/api.js';
 import { type ResponsibleKind, ResponsibleFields } from './ResponsibleFields.js';
 
@@ -27,9 +21,6 @@ interface AssignDialogProps {
 /** Choose a new responsible: a named user, or a team (its next member by the team's strategy). */
 export function AssignDialog({ title, description, pending, error, onSubmit, onClose }: AssignDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const [kind, setKind] = useState<ResponsibleKind>('user');
   const [user, setUser] = useState<UserOption | null>(null);
   const [team, setTeam] = useState('');
@@ -43,30 +34,19 @@ export function AssignDialog({ title, description, pending, error, onSubmit, onC
   const choose = t('validation.chooseOption');
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>
-          {description && <DialogContentText>{description}</DialogContentText>}
-          <ResponsibleFields
-            kind={kind}
-            onKindChange={setKind}
-            user={user}
-            onUserChange={setUser}
-            team={team}
-            onTeamChange={setTeam}
-            userError={(missing && !user ? choose : undefined) ?? error}
-            teamError={(missing && !team ? choose : undefined) ?? error}
-            autoFocus
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={pending}>
-            {t('tasks.assign')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={title} onClose={onClose} onSubmit={submit} pending={pending} submitLabel={t('tasks.assign')}>
+      {description && <DialogContentText>{description}</DialogContentText>}
+      <ResponsibleFields
+        kind={kind}
+        onKindChange={setKind}
+        user={user}
+        onUserChange={setUser}
+        team={team}
+        onTeamChange={setTeam}
+        userError={(missing && !user ? choose : undefined) ?? error}
+        teamError={(missing && !team ? choose : undefined) ?? error}
+        autoFocus
+      />
+    </FormDialog>
   );
 }

@@ -1,14 +1,8 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import type { TaskDetail } from './api.js';
 
 const MAX_REASON = 2000;
@@ -35,9 +29,6 @@ interface RejectDialogProps {
 /** Reject a task: a reason is required, and the dialog says where the case goes. */
 export function RejectDialog({ taskName, onReject, adhoc = false, pending, error, onSubmit, onClose }: RejectDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const destination = useRejectDestination(onReject, adhoc);
@@ -54,36 +45,25 @@ export function RejectDialog({ taskName, onReject, adhoc = false, pending, error
   };
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{t('tasks.reject.title', { name: taskName })}</DialogTitle>
-        <DialogContent>
-          <Alert severity={notEligible ? 'error' : 'warning'} sx={{ mb: 1 }}>
-            {destination}
-          </Alert>
-          <TextField
-            autoFocus
-            fullWidth
-            multiline
-            minRows={3}
-            margin="normal"
-            name="reason"
-            label={t('tasks.reject.reason')}
-            required
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            onBlur={() => setTouched(true)}
-            error={!!message}
-            helperText={message ?? t('tasks.reject.reasonHint')}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" color="error" loading={pending}>
-            {t('tasks.reject.confirm')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t('tasks.reject.title', { name: taskName })} onClose={onClose} onSubmit={submit} submitColor="error" pending={pending} submitLabel={t('tasks.reject.confirm')}>
+      <Alert severity={notEligible ? 'error' : 'warning'} sx={{ mb: 1 }}>
+        {destination}
+      </Alert>
+      <TextField
+        autoFocus
+        fullWidth
+        multiline
+        minRows={3}
+        margin="normal"
+        name="reason"
+        label={t('tasks.reject.reason')}
+        required
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        onBlur={() => setTouched(true)}
+        error={!!message}
+        helperText={message ?? t('tasks.reject.reasonHint')}
+      />
+    </FormDialog>
   );
 }

@@ -9,11 +9,9 @@ import UndoOutlined from '@mui/icons-material/UndoOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { formatDate } from '../../../../core/dates.js';
@@ -27,6 +25,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
 import { AssignDialog } from './AssignDialog.js';
+import { FactsList, Section } from '../../components/page/index.js';
 import { DocumentDetail } from './DocumentDetail.js';
 import { RejectDialog, useRejectDestination } from './RejectDialog.js';
 import { DueDate } from './taskCells.js';
@@ -35,36 +34,6 @@ import { type TaskDetail, useAcceptTask, useAssignTask, useInvalidateTasks, useR
 
 /** Errors that mean the page shows an old state of the task: say so and load it again. */
 const STALE_CODES = new Set(['STALE_TASK', 'INVALID_TRANSITION', 'CONFLICT', 'CASE_NOT_OPEN']);
-
-function Section({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
-  return (
-    <Card variant="outlined" component="section" aria-labelledby={id}>
-      <CardContent>
-        <Typography id={id} component="h2" variant="h6" sx={{ mb: 1 }}>
-          {title}
-        </Typography>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
-
-function Facts({ items }: { items: Array<[string, ReactNode]> }) {
-  return (
-    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.75 }}>
-      {items.map(([term, value]) => (
-        <Box key={term} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">
-            {term}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
-}
 
 /** Values anywhere under the key `name` (a repeat group's rows included). */
 function valuesNamed(values: unknown, name: string): Array<string | number> {
@@ -311,7 +280,7 @@ export default function TaskPage() {
         {/* On phones the case comes first, then the form. */}
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
           <Section title={t('tasks.summary')} id="task-summary">
-            <Facts
+            <FactsList
               items={[
                 [t('tasks.applicationNumber'), task.case.number ?? `#${task.case.id}`],
                 [t('tasks.caseState'), <TaskStateChip key="s" state={task.case.state} />],
@@ -333,7 +302,7 @@ export default function TaskPage() {
             />
           </Section>
           <Section title={t('tasks.responsible')} id="task-responsible">
-            <Facts
+            <FactsList
               items={[
                 [t('tasks.user'), task.responsibleName ?? t('tasks.nobody')],
                 [t('tasks.team'), task.teamName ?? '—'],

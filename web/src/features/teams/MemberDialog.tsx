@@ -1,21 +1,15 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { ApiError, errorMessage } from '../../lib/api.js';
 import { MEMBER_ROLES, type MemberRole, type TeamMemberItem, type UserOption, useSaveMember, useTeamOptions } from './api.js';
@@ -34,9 +28,6 @@ type Errors = Partial<Record<'teamId' | 'userId', string>>;
 /** Add a user to a team (leader or member, active), or change a member's role and state. */
 export function MemberDialog({ member, teamId, onClose }: MemberDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const roleId = useId();
   const teams = useTeamOptions(!member);
   const [team, setTeam] = useState(member ? String(member.teamId) : teamId ? String(teamId) : '');
@@ -72,56 +63,45 @@ export function MemberDialog({ member, teamId, onClose }: MemberDialogProps) {
   };
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{t(member ? 'teams.editMember' : 'teams.addMember')}</DialogTitle>
-        <DialogContent>
-          {member ? (
-            <DialogContentText>{t('teams.memberOf', { user: member.userName, email: member.userEmail, team: member.teamName })}</DialogContentText>
-          ) : (
-            <>
-              <TextField
-                select
-                fullWidth
-                margin="normal"
-                label={t('teams.team')}
-                required
-                value={team}
-                onChange={(event) => setTeam(event.target.value)}
-                error={!!errors.teamId}
-                helperText={errors.teamId}
-                disabled={!teams.data}
-              >
-                {(teams.data?.items ?? []).map((option) => (
-                  <MenuItem key={option.id} value={String(option.id)}>
-                    {option.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <UserPicker label={t('teams.user')} value={user} onChange={setUser} required error={errors.userId} />
-            </>
-          )}
-          <FormControl sx={{ mt: 2, display: 'block' }}>
-            <FormLabel id={roleId}>{t('teams.role')}</FormLabel>
-            <RadioGroup row aria-labelledby={roleId} value={role} onChange={(event) => setRole(event.target.value as MemberRole)}>
-              {MEMBER_ROLES.map((value) => (
-                <FormControlLabel key={value} value={value} control={<Radio />} label={t(`teams.roles.${value}`)} />
-              ))}
-            </RadioGroup>
-          </FormControl>
-          <FormControlLabel
-            sx={{ mt: 1 }}
-            control={<Switch checked={active} onChange={(event) => setActive(event.target.checked)} />}
-            label={t('teams.active')}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t(member ? 'teams.editMember' : 'teams.addMember')} onClose={onClose} onSubmit={submit} pending={save.isPending}>
+      {member ? (
+        <DialogContentText>{t('teams.memberOf', { user: member.userName, email: member.userEmail, team: member.teamName })}</DialogContentText>
+      ) : (
+        <>
+          <TextField
+            select
+            fullWidth
+            margin="normal"
+            label={t('teams.team')}
+            required
+            value={team}
+            onChange={(event) => setTeam(event.target.value)}
+            error={!!errors.teamId}
+            helperText={errors.teamId}
+            disabled={!teams.data}
+          >
+            {(teams.data?.items ?? []).map((option) => (
+              <MenuItem key={option.id} value={String(option.id)}>
+                {option.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <UserPicker label={t('teams.user')} value={user} onChange={setUser} required error={errors.userId} />
+        </>
+      )}
+      <FormControl sx={{ mt: 2, display: 'block' }}>
+        <FormLabel id={roleId}>{t('teams.role')}</FormLabel>
+        <RadioGroup row aria-labelledby={roleId} value={role} onChange={(event) => setRole(event.target.value as MemberRole)}>
+          {MEMBER_ROLES.map((value) => (
+            <FormControlLabel key={value} value={value} control={<Radio />} label={t(`teams.roles.${value}`)} />
+          ))}
+        </RadioGroup>
+      </FormControl>
+      <FormControlLabel
+        sx={{ mt: 1 }}
+        control={<Switch checked={active} onChange={(event) => setActive(event.target.checked)} />}
+        label={t('teams.active')}
+      />
+    </FormDialog>
   );
 }

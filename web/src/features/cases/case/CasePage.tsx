@@ -43,7 +43,7 @@ import {
 import { CloseDialog } from '../CloseDialog.js';
 import { CaseDataEditor } from './CaseDataEditor.js';
 import { CaseHistory } from './CaseHistory.js';
-import { Facts, Section } from './parts.js';
+import { FactsList, Section } from '../../../components/page/index.js';
 import { OwnerDialog, ParticipantsDialog } from './PeopleDialogs.js';
 
 /** The transitions of a case, each guarded by its permission target (spec section 4). */
@@ -256,7 +256,7 @@ export default function CasePage() {
         {/* On phones the summary comes first. */}
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
           <Section title={t('caseView.summary')}>
-            <Facts
+            <FactsList
               items={[
                 [t('tasks.applicationNumber'), number],
                 [t('caseView.state'), <TaskStateChip key="s" state={c.state} />],

@@ -22,7 +22,7 @@ import { errorMessage } from '../../../lib/api.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import { newCaseUrl, type ProtocolOption, useCase, useInvalidateDrafts, useNewOptions, useOpenDraft } from '../api.js';
 import { CaseEditor, type EditorProtocol } from './CaseEditor.js';
-import { Facts } from './parts.js';
+import { FactsList } from '../../../components/page/index.js';
 
 /** An application started on this page; `draftId` once its first save made it a draft. */
 interface Started {
@@ -244,7 +244,7 @@ function Submitted({ submitted, onNew }: { submitted: { id: number; number: stri
       {c && (
         <Card variant="outlined" sx={{ mb: 2 }}>
           <CardContent>
-            <Facts
+            <FactsList
               items={[
                 [t('tasks.applicationNumber'), <strong key="n">{submitted.number}</strong>],
                 [t('caseView.state'), <TaskStateChip key="s" state={c.state} />],

@@ -1,18 +1,12 @@
 import CloseOutlined from '@mui/icons-material/CloseOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/page/FormDialog.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 
@@ -28,9 +22,6 @@ interface Common {
 /** Gives the application to another user of the tenant. */
 export function OwnerDialog({ number, current, pending, error, onSubmit, onClose }: Common & { current: string; onSubmit: (userId: number) => void }) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const [user, setUser] = useState<UserOption | null>(null);
   const [missing, setMissing] = useState(false);
   const submit = (event: FormEvent) => {
@@ -39,28 +30,17 @@ export function OwnerDialog({ number, current, pending, error, onSubmit, onClose
     onSubmit(user.id);
   };
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{t('caseView.owner.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{t('caseView.owner.description', { number, owner: current })}</DialogContentText>
-          <UserPicker
-            label={t('caseView.owner.newOwner')}
-            value={user}
-            onChange={setUser}
-            required
-            autoFocus
-            error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={pending}>
-            {t('caseView.owner.change')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t('caseView.owner.title')} onClose={onClose} onSubmit={submit} pending={pending} submitLabel={t('caseView.owner.change')}>
+      <DialogContentText>{t('caseView.owner.description', { number, owner: current })}</DialogContentText>
+      <UserPicker
+        label={t('caseView.owner.newOwner')}
+        value={user}
+        onChange={setUser}
+        required
+        autoFocus
+        error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error}
+      />
+    </FormDialog>
   );
 }
 
@@ -74,9 +54,6 @@ export function ParticipantsDialog({
   onClose,
 }: Common & { current: Array<{ id: number; name: string }>; onSubmit: (userIds: number[]) => void }) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const [people, setPeople] = useState(current);
   // The picker empties after each choice; its key makes a fresh one.
   const [pickerKey, setPickerKey] = useState(0);
@@ -90,38 +67,27 @@ export function ParticipantsDialog({
     onSubmit(people.map((p) => p.id));
   };
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{t('caseView.participants.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{t('caseView.participants.description', { number })}</DialogContentText>
-          <Box component="ul" aria-label={t('caseView.participants.label')} sx={{ listStyle: 'none', p: 0, my: 2, display: 'grid', gap: 0.5 }}>
-            {people.length === 0 && (
-              <Typography component="li" variant="body2" color="text.secondary">
-                {t('caseView.participants.none')}
-              </Typography>
-            )}
-            {people.map((person) => (
-              <Box component="li" key={person.id} sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-                <PersonOutlined fontSize="small" color="action" aria-hidden />
-                <Typography variant="body2" sx={{ flexGrow: 1, overflowWrap: 'anywhere' }}>
-                  {person.name}
-                </Typography>
-                <IconButton size="small" aria-label={t('caseView.participants.remove', { name: person.name })} onClick={() => setPeople((list) => list.filter((p) => p.id !== person.id))}>
-                  <CloseOutlined fontSize="small" />
-                </IconButton>
-              </Box>
-            ))}
+    <FormDialog title={t('caseView.participants.title')} onClose={onClose} onSubmit={submit} pending={pending}>
+      <DialogContentText>{t('caseView.participants.description', { number })}</DialogContentText>
+      <Box component="ul" aria-label={t('caseView.participants.label')} sx={{ listStyle: 'none', p: 0, my: 2, display: 'grid', gap: 0.5 }}>
+        {people.length === 0 && (
+          <Typography component="li" variant="body2" color="text.secondary">
+            {t('caseView.participants.none')}
+          </Typography>
+        )}
+        {people.map((person) => (
+          <Box component="li" key={person.id} sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <PersonOutlined fontSize="small" color="action" aria-hidden />
+            <Typography variant="body2" sx={{ flexGrow: 1, overflowWrap: 'anywhere' }}>
+              {person.name}
+            </Typography>
+            <IconButton size="small" aria-label={t('caseView.participants.remove', { name: person.name })} onClick={() => setPeople((list) => list.filter((p) => p.id !== person.id))}>
+              <CloseOutlined fontSize="small" />
+            </IconButton>
           </Box>
-          <UserPicker key={pickerKey} label={t('caseView.participants.add')} value={null} onChange={add} error={error} />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={pending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        ))}
+      </Box>
+      <UserPicker key={pickerKey} label={t('caseView.participants.add')} value={null} onChange={add} error={error} />
+    </FormDialog>
   );
 }

@@ -16,6 +16,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/page/FormDialog.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import type { BulkResult } from '../api.js';
@@ -47,21 +48,10 @@ export function ReassignDialog({ count, pending, error, onSubmit, onClose }: Rea
     onSubmit(user.id);
   };
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{t('caseList.admin.reassignTitle')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{t('caseList.admin.reassignText', { count })}</DialogContentText>
-          <UserPicker label={t('caseList.admin.newOwner')} value={user} onChange={setUser} required error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error} autoFocus />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={pending}>
-            {t('caseList.admin.reassign')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t('caseList.admin.reassignTitle')} onClose={onClose} onSubmit={submit} pending={pending} submitLabel={t('caseList.admin.reassign')}>
+      <DialogContentText>{t('caseList.admin.reassignText', { count })}</DialogContentText>
+      <UserPicker label={t('caseList.admin.newOwner')} value={user} onChange={setUser} required error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error} autoFocus />
+    </FormDialog>
   );
 }
 

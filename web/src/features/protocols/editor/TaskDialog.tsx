@@ -3,10 +3,6 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -15,12 +11,11 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../../components/page/FormDialog.js';
 import type { Responsible, TaskTemplate } from '../../../../../core/workflow/protocol.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
@@ -71,9 +66,6 @@ const emptyTask = (): TaskTemplate => ({
  */
 export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: TaskDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const [draft, setDraft] = useState<TaskTemplate>(() => (task ? structuredClone(task) : emptyTask()));
   const [days, setDays] = useState(task?.expirationDays === null || task?.expirationDays === undefined ? '' : String(task.expirationDays));
   const [user, setUser] = useState<UserOption | null>(() =>
@@ -132,250 +124,239 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
   const general = server('');
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md" fullScreen={phone}>
-      <form noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{task ? t('protocols.editor.editTask', { name: task.name }) : t('protocols.editor.newTask')}</DialogTitle>
-        <DialogContent>
-          {general && <Alert severity="error" sx={{ mb: 1 }}>{general}</Alert>}
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>
-            <TextField
-              margin="dense"
-              label={t('protocols.editor.taskCode')}
-              required
-              autoFocus={!task}
-              value={draft.code}
-              onChange={(event) => set({ code: event.target.value })}
-              error={!!(errors.code ?? server('code'))}
-              helperText={errors.code ?? server('code') ?? t('protocols.editor.codeHint')}
-              slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
-            />
-            <TextField
-              margin="dense"
-              type="number"
-              label={t('protocols.editor.expirationDays')}
-              value={days}
-              onChange={(event) => setDays(event.target.value)}
-              error={!!(errors.expirationDays ?? server('expirationDays'))}
-              helperText={errors.expirationDays ?? server('expirationDays') ?? t('protocols.editor.expirationHint')}
-              slotProps={{ htmlInput: { min: 0, max: 3650 } }}
-            />
-            <TextField
-              margin="dense"
-              label={t('protocols.editor.taskName')}
-              required
-              value={draft.name}
-              onChange={(event) => set({ name: event.target.value })}
-              error={!!(errors.name ?? server('name'))}
-              helperText={errors.name ?? server('name')}
-            />
-            <TextField margin="dense" label={t('protocols.editor.taskNameEn')} value={draft.name_en ?? ''} onChange={(event) => set({ name_en: event.target.value })} />
-          </Box>
-          {options.forms ? (
+    <FormDialog title={task ? t('protocols.editor.editTask', { name: task.name }) : t('protocols.editor.newTask')} onClose={onClose} onSubmit={submit} maxWidth="md" submitLabel={t('protocols.editor.applyTask')}>
+      {general && <Alert severity="error" sx={{ mb: 1 }}>{general}</Alert>}
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>
+        <TextField
+          margin="dense"
+          label={t('protocols.editor.taskCode')}
+          required
+          autoFocus={!task}
+          value={draft.code}
+          onChange={(event) => set({ code: event.target.value })}
+          error={!!(errors.code ?? server('code'))}
+          helperText={errors.code ?? server('code') ?? t('protocols.editor.codeHint')}
+          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+        />
+        <TextField
+          margin="dense"
+          type="number"
+          label={t('protocols.editor.expirationDays')}
+          value={days}
+          onChange={(event) => setDays(event.target.value)}
+          error={!!(errors.expirationDays ?? server('expirationDays'))}
+          helperText={errors.expirationDays ?? server('expirationDays') ?? t('protocols.editor.expirationHint')}
+          slotProps={{ htmlInput: { min: 0, max: 3650 } }}
+        />
+        <TextField
+          margin="dense"
+          label={t('protocols.editor.taskName')}
+          required
+          value={draft.name}
+          onChange={(event) => set({ name: event.target.value })}
+          error={!!(errors.name ?? server('name'))}
+          helperText={errors.name ?? server('name')}
+        />
+        <TextField margin="dense" label={t('protocols.editor.taskNameEn')} value={draft.name_en ?? ''} onChange={(event) => set({ name_en: event.target.value })} />
+      </Box>
+      {options.forms ? (
+        <TextField
+          select
+          fullWidth
+          margin="dense"
+          label={t('protocols.editor.form')}
+          value={draft.formId === null ? '' : String(draft.formId)}
+          onChange={(event) => set({ formId: event.target.value ? Number(event.target.value) : null })}
+          error={!!server('formId')}
+          helperText={server('formId')}
+        >
+          <MenuItem value="">{t('protocols.editor.noForm')}</MenuItem>
+          {options.forms.map((form) => (
+            <MenuItem key={form.id} value={String(form.id)}>
+              {form.name}
+            </MenuItem>
+          ))}
+          {draft.formId !== null && !options.forms.some((f) => f.id === draft.formId) && <MenuItem value={String(draft.formId)}>{`#${draft.formId}`}</MenuItem>}
+        </TextField>
+      ) : (
+        <TextField
+          fullWidth
+          margin="dense"
+          type="number"
+          label={t('protocols.editor.formId')}
+          value={draft.formId === null ? '' : String(draft.formId)}
+          onChange={(event) => set({ formId: event.target.value ? Number(event.target.value) : null })}
+          error={!!server('formId')}
+          helperText={server('formId') ?? t('protocols.editor.formIdHint')}
+        />
+      )}
+
+      <FormControl component="fieldset" fullWidth sx={{ mt: 2 }} error={!!(errors.responsible ?? server('responsible'))}>
+        <FormLabel component="legend">{t('protocols.editor.responsible')}</FormLabel>
+        <RadioGroup row value={draft.responsible.kind} onChange={(event) => setKind(event.target.value as Kind)}>
+          {(['team', 'user', 'owner', 'task'] as const).map((kind) => (
+            <FormControlLabel key={kind} value={kind} control={<Radio />} label={t(`protocols.responsibleKinds.${kind}`)} />
+          ))}
+        </RadioGroup>
+        {draft.responsible.kind === 'user' && (
+          <UserPicker
+            label={t('protocols.editor.user')}
+            value={user}
+            onChange={(picked) => {
+              setUser(picked);
+              set({ responsible: { kind: 'user', userId: picked?.id ?? 0 } });
+            }}
+            required
+            error={errors.responsible ?? server('responsible')}
+          />
+        )}
+        {draft.responsible.kind === 'team' &&
+          (options.teams ? (
             <TextField
               select
               fullWidth
               margin="dense"
-              label={t('protocols.editor.form')}
-              value={draft.formId === null ? '' : String(draft.formId)}
-              onChange={(event) => set({ formId: event.target.value ? Number(event.target.value) : null })}
-              error={!!server('formId')}
-              helperText={server('formId')}
+              label={t('protocols.editor.team')}
+              required
+              value={draft.responsible.teamId ? String(draft.responsible.teamId) : ''}
+              onChange={(event) => set({ responsible: { kind: 'team', teamId: Number(event.target.value) } })}
+              error={!!(errors.responsible ?? server('responsible'))}
+              helperText={errors.responsible ?? server('responsible')}
             >
-              <MenuItem value="">{t('protocols.editor.noForm')}</MenuItem>
-              {options.forms.map((form) => (
-                <MenuItem key={form.id} value={String(form.id)}>
-                  {form.name}
+              {options.teams.map((team) => (
+                <MenuItem key={team.id} value={String(team.id)}>
+                  {team.name}
                 </MenuItem>
               ))}
-              {draft.formId !== null && !options.forms.some((f) => f.id === draft.formId) && <MenuItem value={String(draft.formId)}>{`#${draft.formId}`}</MenuItem>}
             </TextField>
           ) : (
             <TextField
               fullWidth
               margin="dense"
               type="number"
-              label={t('protocols.editor.formId')}
-              value={draft.formId === null ? '' : String(draft.formId)}
-              onChange={(event) => set({ formId: event.target.value ? Number(event.target.value) : null })}
-              error={!!server('formId')}
-              helperText={server('formId') ?? t('protocols.editor.formIdHint')}
+              label={t('protocols.editor.teamId')}
+              required
+              value={draft.responsible.teamId ? String(draft.responsible.teamId) : ''}
+              onChange={(event) => set({ responsible: { kind: 'team', teamId: Number(event.target.value) } })}
+              error={!!(errors.responsible ?? server('responsible'))}
+              helperText={errors.responsible ?? server('responsible')}
             />
-          )}
+          ))}
+        {draft.responsible.kind === 'task' && (
+          <TextField
+            select
+            fullWidth
+            margin="dense"
+            label={t('protocols.editor.sameAsTask')}
+            required
+            value={draft.responsible.task}
+            onChange={(event) => set({ responsible: { kind: 'task', task: event.target.value } })}
+            error={!!(errors.responsible ?? server('responsible'))}
+            helperText={errors.responsible ?? server('responsible')}
+          >
+            {others.map((other) => (
+              <MenuItem key={other.code} value={other.code}>
+                {other.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        {draft.responsible.kind === 'owner' && <FormHelperText>{t('protocols.editor.ownerHint')}</FormHelperText>}
+      </FormControl>
 
-          <FormControl component="fieldset" fullWidth sx={{ mt: 2 }} error={!!(errors.responsible ?? server('responsible'))}>
-            <FormLabel component="legend">{t('protocols.editor.responsible')}</FormLabel>
-            <RadioGroup row value={draft.responsible.kind} onChange={(event) => setKind(event.target.value as Kind)}>
-              {(['team', 'user', 'owner', 'task'] as const).map((kind) => (
-                <FormControlLabel key={kind} value={kind} control={<Radio />} label={t(`protocols.responsibleKinds.${kind}`)} />
-              ))}
-            </RadioGroup>
-            {draft.responsible.kind === 'user' && (
-              <UserPicker
-                label={t('protocols.editor.user')}
-                value={user}
-                onChange={(picked) => {
-                  setUser(picked);
-                  set({ responsible: { kind: 'user', userId: picked?.id ?? 0 } });
-                }}
-                required
-                error={errors.responsible ?? server('responsible')}
+      <FormControl component="fieldset" sx={{ mt: 2 }}>
+        <FormLabel component="legend">{t('protocols.editor.join')}</FormLabel>
+        <RadioGroup row value={draft.join} onChange={(event) => set({ join: event.target.value as 'any' | 'all' })}>
+          <FormControlLabel value="any" control={<Radio />} label={t('protocols.editor.joinAny')} />
+          <FormControlLabel value="all" control={<Radio />} label={t('protocols.editor.joinAll')} />
+        </RadioGroup>
+      </FormControl>
+
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2 }}>
+        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 500 }}>
+          {t('protocols.editor.onAccept')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t('protocols.editor.onAcceptHint')}
+        </Typography>
+        {draft.onAccept.map((edge, index) => {
+          const edgeError = errors[`edge${index}`] ?? server(`onAccept.${index}`);
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: edges are edited in place, by position.
+            <Box key={index} sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 1, alignItems: 'flex-start', mt: 1 }}>
+              <TextField
+                select
+                size="small"
+                margin="dense"
+                label={t('protocols.editor.nextTask', { n: index + 1 })}
+                value={edge.to}
+                onChange={(event) => set({ onAccept: draft.onAccept.map((e, i) => (i === index ? { ...e, to: event.target.value } : e)) })}
+                error={!!edgeError}
+                helperText={edgeError}
+                sx={{ width: { xs: '100%', sm: 240 }, flexShrink: 0 }}
+              >
+                {others.map((other) => (
+                  <MenuItem key={other.code} value={other.code}>
+                    {other.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <ConditionField
+                label={t('protocols.editor.condition')}
+                value={edge.when ?? ''}
+                onChange={(when) => set({ onAccept: draft.onAccept.map((e, i) => (i === index ? { ...e, when } : e)) })}
               />
-            )}
-            {draft.responsible.kind === 'team' &&
-              (options.teams ? (
-                <TextField
-                  select
-                  fullWidth
-                  margin="dense"
-                  label={t('protocols.editor.team')}
-                  required
-                  value={draft.responsible.teamId ? String(draft.responsible.teamId) : ''}
-                  onChange={(event) => set({ responsible: { kind: 'team', teamId: Number(event.target.value) } })}
-                  error={!!(errors.responsible ?? server('responsible'))}
-                  helperText={errors.responsible ?? server('responsible')}
-                >
-                  {options.teams.map((team) => (
-                    <MenuItem key={team.id} value={String(team.id)}>
-                      {team.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              ) : (
-                <TextField
-                  fullWidth
-                  margin="dense"
-                  type="number"
-                  label={t('protocols.editor.teamId')}
-                  required
-                  value={draft.responsible.teamId ? String(draft.responsible.teamId) : ''}
-                  onChange={(event) => set({ responsible: { kind: 'team', teamId: Number(event.target.value) } })}
-                  error={!!(errors.responsible ?? server('responsible'))}
-                  helperText={errors.responsible ?? server('responsible')}
-                />
-              ))}
-            {draft.responsible.kind === 'task' && (
-              <TextField
-                select
-                fullWidth
-                margin="dense"
-                label={t('protocols.editor.sameAsTask')}
-                required
-                value={draft.responsible.task}
-                onChange={(event) => set({ responsible: { kind: 'task', task: event.target.value } })}
-                error={!!(errors.responsible ?? server('responsible'))}
-                helperText={errors.responsible ?? server('responsible')}
+              <IconButton
+                aria-label={t('protocols.editor.removeEdge', { n: index + 1 })}
+                onClick={() => set({ onAccept: draft.onAccept.filter((_, i) => i !== index) })}
+                sx={{ mt: 1 }}
               >
-                {others.map((other) => (
-                  <MenuItem key={other.code} value={other.code}>
-                    {other.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            {draft.responsible.kind === 'owner' && <FormHelperText>{t('protocols.editor.ownerHint')}</FormHelperText>}
-          </FormControl>
+                <DeleteOutlined />
+              </IconButton>
+            </Box>
+          );
+        })}
+        <Button startIcon={<Add />} onClick={() => set({ onAccept: [...draft.onAccept, { to: '' }] })} sx={{ mt: 1 }} disabled={others.length === 0}>
+          {t('protocols.editor.addEdge')}
+        </Button>
+        {others.length === 0 && (
+          <Typography variant="body2" color="text.secondary">
+            {t('protocols.editor.addMoreTasks')}
+          </Typography>
+        )}
+      </Box>
 
-          <FormControl component="fieldset" sx={{ mt: 2 }}>
-            <FormLabel component="legend">{t('protocols.editor.join')}</FormLabel>
-            <RadioGroup row value={draft.join} onChange={(event) => set({ join: event.target.value as 'any' | 'all' })}>
-              <FormControlLabel value="any" control={<Radio />} label={t('protocols.editor.joinAny')} />
-              <FormControlLabel value="all" control={<Radio />} label={t('protocols.editor.joinAll')} />
-            </RadioGroup>
-          </FormControl>
-
-          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2 }}>
-            <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 500 }}>
-              {t('protocols.editor.onAccept')}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t('protocols.editor.onAcceptHint')}
-            </Typography>
-            {draft.onAccept.map((edge, index) => {
-              const edgeError = errors[`edge${index}`] ?? server(`onAccept.${index}`);
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: edges are edited in place, by position.
-                <Box key={index} sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 1, alignItems: 'flex-start', mt: 1 }}>
-                  <TextField
-                    select
-                    size="small"
-                    margin="dense"
-                    label={t('protocols.editor.nextTask', { n: index + 1 })}
-                    value={edge.to}
-                    onChange={(event) => set({ onAccept: draft.onAccept.map((e, i) => (i === index ? { ...e, to: event.target.value } : e)) })}
-                    error={!!edgeError}
-                    helperText={edgeError}
-                    sx={{ width: { xs: '100%', sm: 240 }, flexShrink: 0 }}
-                  >
-                    {others.map((other) => (
-                      <MenuItem key={other.code} value={other.code}>
-                        {other.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                  <ConditionField
-                    label={t('protocols.editor.condition')}
-                    value={edge.when ?? ''}
-                    onChange={(when) => set({ onAccept: draft.onAccept.map((e, i) => (i === index ? { ...e, when } : e)) })}
-                  />
-                  <IconButton
-                    aria-label={t('protocols.editor.removeEdge', { n: index + 1 })}
-                    onClick={() => set({ onAccept: draft.onAccept.filter((_, i) => i !== index) })}
-                    sx={{ mt: 1 }}
-                  >
-                    <DeleteOutlined />
-                  </IconButton>
-                </Box>
-              );
-            })}
-            <Button startIcon={<Add />} onClick={() => set({ onAccept: [...draft.onAccept, { to: '' }] })} sx={{ mt: 1 }} disabled={others.length === 0}>
-              {t('protocols.editor.addEdge')}
-            </Button>
-            {others.length === 0 && (
-              <Typography variant="body2" color="text.secondary">
-                {t('protocols.editor.addMoreTasks')}
-              </Typography>
-            )}
-          </Box>
-
-          <FormControl component="fieldset" fullWidth sx={{ mt: 2 }} error={!!(errors.onReject ?? server('onReject'))}>
-            <FormLabel component="legend">{t('protocols.editor.onReject')}</FormLabel>
-            <RadioGroup
-              row
-              value={rejectKind}
-              onChange={(event) => set({ onReject: event.target.value === 'back' ? { to: [...earlier][0] ?? '' } : { notEligible: true } })}
-            >
-              <FormControlLabel value="notEligible" control={<Radio />} label={t('protocols.notEligible')} />
-              <FormControlLabel value="back" control={<Radio />} label={t('protocols.editor.backToTask')} disabled={others.length === 0} />
-            </RadioGroup>
-            {rejectKind === 'back' && (
-              <TextField
-                select
-                fullWidth
-                margin="dense"
-                label={t('protocols.editor.rejectTo')}
-                required
-                value={rejectTo}
-                onChange={(event) => set({ onReject: { to: event.target.value } })}
-                error={!!(errors.onReject ?? server('onReject'))}
-                helperText={errors.onReject ?? server('onReject') ?? rejectWarning ?? t('protocols.editor.rejectHint')}
-              >
-                {others.map((other) => (
-                  <MenuItem key={other.code} value={other.code}>
-                    {other.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            {rejectKind === 'notEligible' && <FormHelperText>{t('protocols.editor.notEligibleHint')}</FormHelperText>}
-          </FormControl>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained">
-            {t('protocols.editor.applyTask')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      <FormControl component="fieldset" fullWidth sx={{ mt: 2 }} error={!!(errors.onReject ?? server('onReject'))}>
+        <FormLabel component="legend">{t('protocols.editor.onReject')}</FormLabel>
+        <RadioGroup
+          row
+          value={rejectKind}
+          onChange={(event) => set({ onReject: event.target.value === 'back' ? { to: [...earlier][0] ?? '' } : { notEligible: true } })}
+        >
+          <FormControlLabel value="notEligible" control={<Radio />} label={t('protocols.notEligible')} />
+          <FormControlLabel value="back" control={<Radio />} label={t('protocols.editor.backToTask')} disabled={others.length === 0} />
+        </RadioGroup>
+        {rejectKind === 'back' && (
+          <TextField
+            select
+            fullWidth
+            margin="dense"
+            label={t('protocols.editor.rejectTo')}
+            required
+            value={rejectTo}
+            onChange={(event) => set({ onReject: { to: event.target.value } })}
+            error={!!(errors.onReject ?? server('onReject'))}
+            helperText={errors.onReject ?? server('onReject') ?? rejectWarning ?? t('protocols.editor.rejectHint')}
+          >
+            {others.map((other) => (
+              <MenuItem key={other.code} value={other.code}>
+                {other.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        {rejectKind === 'notEligible' && <FormHelperText>{t('protocols.editor.notEligibleHint')}</FormHelperText>}
+      </FormControl>
+    </FormDialog>
   );
 }
