@@ -1,58 +1,29 @@
-import AddTaskOutlined from '@mui/icons-material/AddTaskOutlined';
-import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
-import DoNotDisturbOnOutlined from '@mui/icons-material/DoNotDisturbOnOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import GroupOutlined from '@mui/icons-material/GroupOutlined';
-import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
-import PersonOutlined from '@mui/icons-material/PersonOutlined';
-import PlayArrowOutlined from '@mui/icons-material/PlayArrowOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
-import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import { formatDate, formatDateTime } from '../../../../../core/dates.js';
-import { type FieldDef, type FormDefinition, orderedFields } from '../../../../../core/forms/definition.js';
-import type { Target } from '../../../../../core/targets.js';
 import { useCan, useSession } from '../../../app/session/session.js';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
+import { QueryState, Section } from '../../../components/page/index.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
-import { TaskTimeline } from '../../tasks/CaseTimelinePage.js';
-import { DocumentDetail, FileLinks } from '../../tasks/DocumentDetail.js';
-import { labelOf } from '../../tasks/fieldText.js';
+import { DocumentDetail } from '../../tasks/DocumentDetail.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
-import { useCaseTimeline } from '../../tasks/api.js';
-import {
-  type CaseDetail,
-  type CaseTransition,
-  newCaseUrl,
-  useCase,
-  useCaseTransition,
-  useChangeOwner,
-  useInvalidateCase,
-  useSetParticipants,
-  useSimilarCases,
-} from '../api.js';
+import { type CaseTransition, newCaseUrl, useCase, useCaseTransition, useChangeOwner, useInvalidateCase, useSetParticipants } from '../api.js';
 import { CloseDialog } from '../CloseDialog.js';
+import { CaseActions } from './CaseActions.js';
 import { CaseDataEditor } from './CaseDataEditor.js';
+import { CaseDocuments } from './CaseDocuments.js';
 import { CaseHistory } from './CaseHistory.js';
-import { FactsList, Section } from '../../../components/page/index.js';
+import { CaseSummary } from './CaseSummary.js';
+import { CaseTasks } from './CaseTasks.js';
 import { OwnerDialog, ParticipantsDialog } from './PeopleDialogs.js';
-
-/** The transitions of a case, each guarded by its permission target (spec section 4). */
-const TRANSITIONS: Array<{ name: CaseTransition; target: Target; icon: ReactNode; color: 'primary' | 'success' | 'error' }> = [
-  { name: 'open', target: 'wf_abrir_caso', icon: <PlayArrowOutlined />, color: 'primary' },
-  { name: 'complete', target: 'wf_completar_caso', icon: <CheckCircleOutlined />, color: 'success' },
-  { name: 'close', target: 'wf_cerrar_caso', icon: <DoNotDisturbOnOutlined />, color: 'error' },
-  { name: 'activate', target: 'wf_activar_caso', icon: <LockOpenOutlined />, color: 'primary' },
-];
+import { SimilarCases } from './SimilarCases.js';
 
 /** Errors that mean the page shows an old state of the case: it loads again. */
 const STALE_CODES = new Set(['INVALID_TRANSITION', 'CONFLICT', 'STALE_DRAFT', 'CASE_NOT_OPEN']);
@@ -78,7 +49,6 @@ export default function CasePage() {
   const [editing, setEditing] = useState(false);
   const [dialogError, setDialogError] = useState<string | undefined>();
   const showTasks = session.targets.includes('wf_tareas');
-  const timeline = useCaseTimeline(id, showTasks && !!c && c.state !== 'DRAFT');
 
   const failed = async (error: unknown) => {
     showToast(errorMessage(error));
@@ -118,6 +88,11 @@ export default function CasePage() {
     onError: dialogFailed,
   });
 
+  const openDialog = (name: 'owner' | 'participants') => {
+    setDialogError(undefined);
+    setDialog(name);
+  };
+
   const confirm = async (name: CaseTransition, number: string) => {
     // Closing asks for a reason too (optional), which the history keeps.
     if (name === 'close') return setDialog('close');
@@ -130,26 +105,18 @@ export default function CasePage() {
   };
 
   const pageTitle = t('caseView.title');
-  if (query.isError) {
+  if (query.isError || !c) {
     return (
       <>
         <PageHeader title={pageTitle} />
-        <Alert severity="error">{errorMessage(query.error)}</Alert>
-      </>
-    );
-  }
-  if (!c) {
-    return (
-      <>
-        <PageHeader title={pageTitle} />
-        <Skeleton variant="rectangular" height={240} aria-label={t('common.loading')} />
+        <QueryState query={query} height={240}>
+          {() => null}
+        </QueryState>
       </>
     );
   }
 
   const number = c.number ?? `#${c.id}`;
-  const tz = session.user.timeZone;
-  const transitions = TRANSITIONS.filter((a) => c.actions.includes(a.name) && can(a.target, 'confirm'));
   const mayChangeOwner = c.actions.includes('changeOwner') && can('change_owner_case', 'update');
   const mayEditParticipants = c.actions.includes('participants') && can('wf_casos_participantes', 'update');
   const mayEditData = c.actions.includes('editData') && can('wf_casos', 'update');
@@ -162,23 +129,12 @@ export default function CasePage() {
         <TaskStateChip state={c.state} size="medium" />
       </PageHeader>
 
-      {transitions.length > 0 && (
-        <Box role="toolbar" aria-label={t('caseView.actions.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
-          {transitions.map((a) => (
-            <Button
-              key={a.name}
-              variant={a.name === 'close' ? 'outlined' : 'contained'}
-              color={a.color}
-              startIcon={a.icon}
-              disabled={busy}
-              loading={transition.isPending && transition.variables.name === a.name}
-              onClick={() => void confirm(a.name, number)}
-            >
-              {t(`caseView.actions.${a.name}.label`)}
-            </Button>
-          ))}
-        </Box>
-      )}
+      <CaseActions
+        c={c}
+        busy={busy}
+        pendingName={transition.isPending ? transition.variables.name : undefined}
+        onChoose={(name) => void confirm(name, number)}
+      />
 
       {c.state === 'DRAFT' && (
         <Alert
@@ -229,24 +185,8 @@ export default function CasePage() {
               <DocumentDetail form={c.form} data={c.data} optionLabels={c.optionLabels} />
             )}
           </Section>
-          <Documents form={c.form} data={c.data} />
-          {showTasks && c.state !== 'DRAFT' && (
-            <Section
-              title={t('caseView.tasks')}
-              action={
-                c.state === 'PENDING' && can('wf_tareas', 'create') ? (
-                  <Button size="small" startIcon={<AddTaskOutlined />} component={RouterLink} to={`/tareas/nuevo?case=${c.id}`}>
-                    {t('adhocTasks.new')}
-                  </Button>
-                ) : undefined
-              }
-            >
-              {timeline.isError && <Alert severity="error">{errorMessage(timeline.error)}</Alert>}
-              {timeline.isPending && <Skeleton variant="rectangular" height={120} aria-label={t('common.loading')} />}
-              {timeline.data && timeline.data.tasks.length === 0 && <Typography color="text.secondary">{t('tasks.timeline.empty')}</Typography>}
-              {timeline.data && timeline.data.tasks.length > 0 && <TaskTimeline tasks={timeline.data.tasks} headingLevel="h3" />}
-            </Section>
-          )}
+          <CaseDocuments form={c.form} data={c.data} />
+          {showTasks && c.state !== 'DRAFT' && <CaseTasks caseId={id} mayAddTask={c.state === 'PENDING' && can('wf_tareas', 'create')} />}
           {c.canSeeHistory && session.targets.includes('historialaplicacion') && (
             <Section title={t('caseView.history.title')}>
               <CaseHistory caseId={id} form={c.form} />
@@ -255,79 +195,13 @@ export default function CasePage() {
         </Box>
         {/* On phones the summary comes first. */}
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
-          <Section title={t('caseView.summary')}>
-            <FactsList
-              items={[
-                [t('tasks.applicationNumber'), number],
-                [t('caseView.state'), <TaskStateChip key="s" state={c.state} />],
-                [t('tasks.protocol'), c.protocolName],
-                [t('caseView.applicant'), c.applicant || '—'],
-                [t('tasks.owner'), c.ownerName],
-                [t('tasks.docDate'), c.docDate ? formatDate(c.docDate, tz) : '—'],
-                [t('caseView.createdAt'), formatDateTime(c.createdAt, tz)],
-                [t('caseView.updatedAt'), formatDateTime(c.updatedAt, tz)],
-                [t('caseView.openTasks'), String(c.openTasks)],
-                [
-                  t('tasks.possibleDuplicated'),
-                  c.possibleDuplicated ? (
-                    <Box component="span" key="d" sx={{ color: 'warning.dark', fontWeight: 600 }}>
-                      {t('tasks.yes')}
-                    </Box>
-                  ) : (
-                    t('tasks.no')
-                  ),
-                ],
-              ]}
-            />
-            {mayChangeOwner && (
-              <Button
-                sx={{ mt: 1.5 }}
-                variant="outlined"
-                size="small"
-                startIcon={<PersonOutlined />}
-                onClick={() => {
-                  setDialogError(undefined);
-                  setDialog('owner');
-                }}
-              >
-                {t('caseView.owner.title')}
-              </Button>
-            )}
-          </Section>
-          <Section
-            title={t('caseView.participants.title')}
-            action={
-              mayEditParticipants ? (
-                <Button
-                  size="small"
-                  startIcon={<EditOutlined />}
-                  onClick={() => {
-                    setDialogError(undefined);
-                    setDialog('participants');
-                  }}
-                  aria-label={t('caseView.participants.edit')}
-                >
-                  {t('common.edit')}
-                </Button>
-              ) : undefined
-            }
-          >
-            {c.participants.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
-                {t('caseView.participants.none')}
-              </Typography>
-            ) : (
-              <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 0.5 }}>
-                {c.participants.map((p) => (
-                  <Box component="li" key={p.id} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                    <GroupOutlined fontSize="small" color="action" aria-hidden />
-                    <Typography variant="body2">{p.name}</Typography>
-                  </Box>
-                ))}
-              </Box>
-            )}
-          </Section>
-          {c.possibleDuplicated && c.canSeeSimilar && session.targets.includes('aplicacionessimilares') && <Similar caseId={id} />}
+          <CaseSummary
+            c={c}
+            number={number}
+            onChangeOwner={mayChangeOwner ? () => openDialog('owner') : undefined}
+            onEditParticipants={mayEditParticipants ? () => openDialog('participants') : undefined}
+          />
+          {c.possibleDuplicated && c.canSeeSimilar && session.targets.includes('aplicacionessimilares') && <SimilarCases caseId={id} />}
         </Box>
       </Box>
 
@@ -358,66 +232,4 @@ export default function CasePage() {
   );
 }
 
-function rootFileFields(fields: FieldDef[]): FieldDef[] {
-  return orderedFields(fields).flatMap((f) => (f.type === 'stepper' || f.type === 'step' ? rootFileFields(f.children ?? []) : f.type === 'file' ? [f] : []));
-}
 
-/** The files of the application, field by field (each opens through a short-lived link of the files module). */
-function Documents({ form, data }: { form: FormDefinition | null; data: CaseDetail['data'] }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? 'en';
-  // Files inside a repeat group's rows show with their rows in the form data.
-  const topLevel = rootFileFields(form?.fields ?? []);
-  if (topLevel.length === 0) return null;
-  return (
-    <Section title={t('caseView.documents')}>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1 }}>
-        {topLevel.map((field) => (
-          <Box key={field.name}>
-            <Typography component="dt" variant="body2" color="text.secondary">
-              {labelOf(field, language)}
-            </Typography>
-            <Box component="dd" sx={{ m: 0, minWidth: 0 }}>
-              <FileLinks value={data[field.name]} />
-            </Box>
-          </Box>
-        ))}
-      </Box>
-    </Section>
-  );
-}
-
-/** Applications that share this one's identifying fields or name (target aplicacionessimilares). */
-function Similar({ caseId }: { caseId: string }) {
-  const { t } = useTranslation();
-  const session = useSession();
-  const similar = useSimilarCases(caseId, true);
-  return (
-    <Section title={t('caseView.similar.title')}>
-      {similar.isError && <Alert severity="error">{errorMessage(similar.error)}</Alert>}
-      {similar.isPending && <Skeleton variant="rectangular" height={80} aria-label={t('common.loading')} />}
-      {similar.data && similar.data.length === 0 && (
-        <Typography variant="body2" color="text.secondary">
-          {t('caseView.similar.none')}
-        </Typography>
-      )}
-      {similar.data && similar.data.length > 0 && (
-        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
-          {similar.data.map((s) => (
-            <Box component="li" key={s.id} sx={{ display: 'grid', gap: 0.25 }}>
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
-                <Link component={RouterLink} to={`/cases/${s.id}`} sx={{ fontWeight: 500, mr: 'auto' }}>
-                  {s.number ?? `#${s.id}`}
-                </Link>
-                <TaskStateChip state={s.state} />
-              </Box>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {[s.applicant, s.docDate ? formatDate(s.docDate, session.user.timeZone) : null].filter(Boolean).join(' · ')}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
-      )}
-    </Section>
-  );
-}
