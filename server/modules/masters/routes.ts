@@ -12,7 +12,7 @@
  * the master in the path: those routes declare a session, and the finders
  * and commands check the target.
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.js';
 import { toCsv } from '../../lib/csv.js';
 import { actorOf } from '../../plugins/session.js';
@@ -24,8 +24,6 @@ import * as s from './schema.js';
 export { publicItems };
 
 export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
-  // CSV uploads arrive as text/csv bodies (up to 10 MB on the import route).
-  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: s.MAX_IMPORT_BYTES }, (_req, body, done) => done(null, body));
   const baseUrl = app.config.http.publicUrl;
 
   // ---------------------------------------------------------------- masters
@@ -110,21 +108,26 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/api/masters/:code/import',
-    {
-      config: { access: 'session' },
-      bodyLimit: s.MAX_IMPORT_BYTES,
-      schema: {
-        tags: ['masters'],
-        summary: 'Import items from CSV (columns code, name, parent, active, and extra attributes); ?dryRun=true checks without writing',
-        params: s.codeParams,
-        querystring: s.importQuery,
-        response: { 200: s.masterImportSchema },
+  // CSV uploads arrive as text/csv bodies (up to 10 MB), on the import route only: any other route refuses one (415).
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: s.MAX_IMPORT_BYTES }, (_req, body, done) => done(null, body));
+    scope.post(
+      '/api/masters/:code/import',
+      {
+        config: { access: 'session' },
+        bodyLimit: s.MAX_IMPORT_BYTES,
+        schema: {
+          tags: ['masters'],
+          summary: 'Import items from CSV (columns code, name, parent, active, and extra attributes); ?dryRun=true checks without writing',
+          params: s.codeParams,
+          querystring: s.importQuery,
+          response: { 200: s.masterImportSchema },
+        },
       },
-    },
-    async (request) => importItems(app.db, actorOf(request), request.params.code, request.body, { dryRun: request.query.dryRun, lang: request.lang }),
-  );
+      async (request) => importItems(app.db, actorOf(request), request.params.code, request.body, { dryRun: request.query.dryRun, lang: request.lang }),
+    );
+  });
 
   app.get(
     '/api/masters/:code/export',
