@@ -1,56 +1,36 @@
-import ArrowForwardOutlined from '@mui/icons-material/ArrowForwardOutlined';
 import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import CloseOutlined from '@mui/icons-material/CloseOutlined';
-import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
 import RestartAltOutlined from '@mui/icons-material/RestartAltOutlined';
 import SaveOutlined from '@mui/icons-material/SaveOutlined';
 import TimelineOutlined from '@mui/icons-material/TimelineOutlined';
-import UndoOutlined from '@mui/icons-material/UndoOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import { formatDate } from '../../../../core/dates.js';
-import { type FieldDef, scopeFieldsDeep } from '../../../../core/forms/definition.js';
 import { validateForm } from '../../../../core/forms/validator.js';
 import { ADHOC_TASK_CODE } from '../../../../core/workflow/adhoc.js';
 import { useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { ActionToolbar, QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
 import { AssignDialog } from './AssignDialog.js';
-import { FactsList, Section } from '../../components/page/index.js';
 import { DocumentDetail } from './DocumentDetail.js';
+import { masterValues } from './masterValues.js';
 import { RejectDialog, useRejectDestination } from './RejectDialog.js';
-import { DueDate } from './taskCells.js';
+import { TaskNext } from './TaskNext.js';
+import { TaskNotes } from './TaskNotes.js';
 import { TaskStateChip } from './TaskStateChip.js';
+import { TaskSummary } from './TaskSummary.js';
 import { type TaskDetail, useAcceptTask, useAssignTask, useInvalidateTasks, useRejectTask, useRestartTask, useSaveTaskData, useTask } from './api.js';
 
 /** Errors that mean the page shows an old state of the task: say so and load it again. */
 const STALE_CODES = new Set(['STALE_TASK', 'INVALID_TRANSITION', 'CONFLICT', 'CASE_NOT_OPEN']);
 
-/** Values anywhere under the key `name` (a repeat group's rows included). */
-function valuesNamed(values: unknown, name: string): Array<string | number> {
-  if (Array.isArray(values)) return values.flatMap((v) => valuesNamed(v, name));
-  if (!values || typeof values !== 'object') return [];
-  return Object.entries(values).flatMap(([key, value]) =>
-    key === name && (typeof value === 'string' || typeof value === 'number') ? [value] : valuesNamed(value, name),
-  );
-}
-
-/**
- * A master select's options are not in the definition: its chosen value is
- * taken on trust here, and the server's gate checks it against the master.
- */
-function masterValues(fields: FieldDef[], values: Record<string, unknown>): Record<string, Array<string | number>> {
-  return Object.fromEntries(scopeFieldsDeep(fields).filter((f) => f.type === 'master_select').map((f) => [f.name, valuesNamed(values, f.name)]));
-}
 
 /**
  * /tasks/:id: the case and its summary, who is responsible (and changing
@@ -169,6 +149,10 @@ export default function TaskPage() {
     // `data`: the values the shared validator cleaned (hidden fields left out).
     if (confirmed) accept.mutate({ id, data, version: shownVersion.current });
   };
+  const openAssign = () => {
+    setAssignError(undefined);
+    setAssigning(true);
+  };
   const confirmRestart = async () => {
     if (!task) return;
     const confirmed = await dialogs.confirm({
@@ -179,34 +163,25 @@ export default function TaskPage() {
     if (confirmed) restart.mutate(id);
   };
 
-  if (query.isError) {
+  if (query.isError || !task) {
     return (
       <>
         <PageHeader title={t('tasks.taskTitle')} />
-        <Alert severity="error">{query.error.message}</Alert>
-      </>
-    );
-  }
-  if (!task) {
-    return (
-      <>
-        <PageHeader title={t('tasks.taskTitle')} />
-        <Skeleton variant="rectangular" height={240} aria-label={t('common.loading')} />
+        <QueryState query={query} height={240}>
+          {() => null}
+        </QueryState>
       </>
     );
   }
 
   const busy = save.isPending || accept.isPending || reject.isPending || restart.isPending;
-  const tz = session.user.timeZone;
-  const returned = task.reason && task.state !== 'REJECTED' && !adhoc;
-  const instructions = adhoc && task.instructions;
 
   return (
     <>
       <PageHeader title={task.name}>
         <TaskStateChip state={task.state} size="medium" />
       </PageHeader>
-      <Box role="toolbar" aria-label={t('tasks.decisions')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+      <ActionToolbar label={t('tasks.decisions')}>
         {can('accept') && (
           <Button variant="contained" color="success" startIcon={<CheckOutlined />} onClick={() => void confirmAccept()} disabled={busy} loading={accept.isPending}>
             {t('tasks.accept')}
@@ -239,23 +214,9 @@ export default function TaskPage() {
         <Button component={RouterLink} to={`/tasks/case/${task.caseId}`} startIcon={<TimelineOutlined />}>
           {t('tasks.caseTimeline')}
         </Button>
-      </Box>
+      </ActionToolbar>
 
-      {returned && (
-        <Alert severity="warning" icon={<UndoOutlined />} sx={{ mb: 2 }}>
-          <strong>{t('tasks.returnedReason')}</strong> {task.reason}
-        </Alert>
-      )}
-      {instructions && (
-        <Alert severity="info" sx={{ mb: 2, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-          <strong>{t('adhocTasks.instructionsLabel')}</strong> {task.instructions}
-        </Alert>
-      )}
-      {task.state === 'REJECTED' && task.reason && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          <strong>{t('tasks.timeline.rejectReason')}</strong> {task.reason}
-        </Alert>
-      )}
+      <TaskNotes task={task} adhoc={adhoc} />
 
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
@@ -279,91 +240,8 @@ export default function TaskPage() {
         </Box>
         {/* On phones the case comes first, then the form. */}
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
-          <Section title={t('tasks.summary')} id="task-summary">
-            <FactsList
-              items={[
-                [t('tasks.applicationNumber'), task.case.number ?? `#${task.case.id}`],
-                [t('tasks.caseState'), <TaskStateChip key="s" state={task.case.state} />],
-                [t('tasks.owner'), task.case.ownerName],
-                [t('tasks.docDate'), task.case.docDate ? formatDate(task.case.docDate, tz) : '—'],
-                [
-                  t('tasks.possibleDuplicated'),
-                  task.case.possibleDuplicated ? (
-                    <Box component="span" key="d" sx={{ color: 'warning.dark', fontWeight: 600 }}>
-                      {t('tasks.yes')}
-                    </Box>
-                  ) : (
-                    t('tasks.no')
-                  ),
-                ],
-                [t('tasks.protocol'), task.protocolName],
-                [t('tasks.dueAt'), <DueDate key="due" dueAt={task.dueAt} overdue={task.overdue} />],
-              ]}
-            />
-          </Section>
-          <Section title={t('tasks.responsible')} id="task-responsible">
-            <FactsList
-              items={[
-                [t('tasks.user'), task.responsibleName ?? t('tasks.nobody')],
-                [t('tasks.team'), task.teamName ?? '—'],
-              ]}
-            />
-            {can('assign') && (
-              <Button
-                sx={{ mt: 1.5 }}
-                variant="outlined"
-                size="small"
-                startIcon={<PersonAddAltOutlined />}
-                onClick={() => {
-                  setAssignError(undefined);
-                  setAssigning(true);
-                }}
-              >
-                {t('tasks.changeResponsible')}
-              </Button>
-            )}
-          </Section>
-          <Section title={t('tasks.next.title')} id="task-next">
-            {adhoc ? (
-              <Typography variant="body2" color="text.secondary">
-                {t('adhocTasks.outsideProtocol')}
-              </Typography>
-            ) : task.next.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
-                {t('tasks.next.none')}
-              </Typography>
-            ) : (
-              <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none', display: 'grid', gap: 0.75 }}>
-                {task.next.map((next) => (
-                  <Box component="li" key={next.code} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-                    <ArrowForwardOutlined fontSize="small" color="action" aria-hidden sx={{ mt: 0.25 }} />
-                    <Box sx={{ minWidth: 0 }}>
-                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                        {next.name}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                        {next.when ? (
-                          <>
-                            {t('tasks.next.when')} <code>{next.when}</code>
-                          </>
-                        ) : (
-                          t('tasks.next.always')
-                        )}
-                      </Typography>
-                    </Box>
-                  </Box>
-                ))}
-              </Box>
-            )}
-            {!adhoc && (
-              <Typography variant="body2" sx={{ mt: 1.5 }}>
-                <Box component="span" sx={{ color: 'text.secondary' }}>
-                  {t('tasks.next.onReject')}
-                </Box>{' '}
-                {destination}
-              </Typography>
-            )}
-          </Section>
+          <TaskSummary task={task} onAssign={can('assign') ? openAssign : undefined} />
+          <TaskNext task={task} adhoc={adhoc} destination={destination} />
         </Box>
       </Box>
 
