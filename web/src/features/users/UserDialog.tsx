@@ -105,6 +105,9 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
   if (user && !roleOptions.some((option) => option.value === String(user.roleId))) {
     roleOptions.push({ value: String(user.roleId), label: user.roleName });
   }
+  // What the server lets the caller change on this user (users/policy.ts): nobody changes their own role or deactivates themselves.
+  const roleLocked = !!user && !user.actions.includes('changeRole');
+  const activeLocked = !!user && user.active && !user.actions.includes('deactivate');
   const languageOptions = LANGUAGES.map((language) => ({ value: language, label: t(`common.languages.${language}`) }));
 
   return (
@@ -121,7 +124,7 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
             label={t('userAdmin.role')}
             options={roleOptions}
             required
-            disabled={!roles.data}
+            disabled={!roles.data || roleLocked}
           />
           <Controller
             control={control}
@@ -129,7 +132,14 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
             render={({ field }) => (
               <FormControlLabel
                 sx={{ mt: 1 }}
-                control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
+                control={
+                  <Switch
+                    checked={field.value}
+                    onChange={(event) => field.onChange(event.target.checked)}
+                    disabled={activeLocked}
+                    slotProps={{ input: { ref: field.ref } }}
+                  />
+                }
                 label={t('userAdmin.active')}
               />
             )}

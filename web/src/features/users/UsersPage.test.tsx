@@ -26,14 +26,14 @@ const user = (over: Partial<UserItem>): UserItem => ({
 });
 const users = [user({}), user({ id: 11, email: 'lou@demo.test', name: 'Lou Locked', locked: true, lockedAt: '2026-02-01T10:00:00Z', failedLogins: 5 })];
 
-function serve(blocked = users.filter((u) => u.locked)) {
+function serve(blocked = users.filter((u) => u.locked), list = users) {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
     if (url === '/api/entity/plan') return jsonResponse({ plan: 1, accountLimit: 50, accountsUsed: 7, diskQuotaMb: 1024 });
     if (url === '/api/users/role-options') return jsonResponse([{ id: 4, code: 'applicant', name: 'Applicant', superAdmin: false }]);
     if (url.startsWith('/api/users/blocked?')) return jsonResponse({ items: blocked, total: blocked.length });
-    if (url.startsWith('/api/users?')) return jsonResponse({ items: users, total: users.length });
+    if (url.startsWith('/api/users?')) return jsonResponse({ items: list, total: list.length });
     if (url === '/api/users' && init?.method === 'POST') return jsonResponse(user({ id: 12, ...JSON.parse(String(init.body)) }), 201);
     if (url === '/api/users/11/unlock') return jsonResponse({ ...users[1], locked: false });
     return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
@@ -51,6 +51,41 @@ describe('/acl/users', () => {
     expect(within(ana).queryByText('Locked')).not.toBeInTheDocument();
     expect(within(ana).queryByRole('button', { name: /^Unlock/ })).not.toBeInTheDocument();
     expect(within(lou).getByRole('button', { name: 'Unlock: Lou Locked' })).toBeInTheDocument();
+  });
+
+  test("each user's buttons are the actions the server sent with it, whatever the session's rules", async () => {
+    // The session may do everything on users; the server still answers per user (users/policy.ts).
+    const list = [
+      user({}),
+      // A super-admin user seen by an administrator who is not one: no action.
+      user({ id: 12, email: 'sam@demo.test', name: 'Sam Support', roleId: 1, roleName: 'Support', actions: [] }),
+      // The caller's own account: no delete, role change or deactivation.
+      user({ id: 2, email: 'coordinator@demo.test', name: 'Demo Coordinator', actions: ['edit', 'resetLink'] }),
+    ];
+    serve([], list);
+    renderApp('/acl/users');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('Sam Support');
+    const [ana, sam, self] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(ana).getByRole('button', { name: 'Edit: Ana Applicant' })).toBeEnabled();
+    expect(within(ana).getByRole('button', { name: 'Send a password-reset link: Ana Applicant' })).toBeEnabled();
+    expect(within(ana).getByRole('button', { name: 'Delete: Ana Applicant' })).toBeEnabled();
+    expect(within(sam).queryAllByRole('button')).toHaveLength(0);
+    expect(within(self).getByRole('button', { name: 'Edit: Demo Coordinator' })).toBeEnabled();
+    expect(within(self).getByRole('button', { name: 'Send a password-reset link: Demo Coordinator' })).toBeEnabled();
+    expect(within(self).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+
+    // Without changeRole and deactivate, the dialog keeps the role and the active switch as they are.
+    fireEvent.click(within(self).getByRole('button', { name: 'Edit: Demo Coordinator' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
+    expect(within(dialog).getByRole('combobox', { name: /Role/ })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(dialog).getByRole('switch', { name: 'Active' })).toBeDisabled();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    fireEvent.click(within(ana).getByRole('button', { name: 'Edit: Ana Applicant' }));
+    const other = await screen.findByRole('dialog', { name: 'Edit user' });
+    await waitFor(() => expect(within(other).getByRole('combobox', { name: /Role/ })).not.toHaveAttribute('aria-disabled'));
+    expect(within(other).getByRole('switch', { name: 'Active' })).toBeEnabled();
   });
 
   test('a new user with "send a link" goes to the server without a password', async () => {

@@ -71,7 +71,6 @@ export default function UsersPage() {
     { id: 'createdAt', label: t('catalog.createdAt'), sortKey: 'created_at', render: (user) => formatDate(user.createdAt, session.user.timeZone) },
   ];
 
-  const self = (user: UserItem) => String(user.id) === session.user.uid;
   const action = (label: string, user: UserItem, icon: ReactElement, onClick: () => void, disabled = false) => (
     <Tooltip title={label} describeChild>
       <span>
@@ -81,16 +80,17 @@ export default function UsersPage() {
       </span>
     </Tooltip>
   );
+  // Each user's buttons are the actions the server sent with it (users/policy.ts). Unlock is not one of
+  // them: the server checks only the blocked-users right for it, so it follows that right and the lock.
   const actions = (user: UserItem) => (
     <>
-      {can('acl_usuarios', 'update') && action(t('common.edit'), user, <EditOutlined fontSize="small" />, () => setEditing(user))}
+      {user.actions.includes('edit') && action(t('common.edit'), user, <EditOutlined fontSize="small" />, () => setEditing(user))}
       {user.locked &&
         can('dashboard_blocked_users', 'update') &&
         action(t('userAdmin.unlock'), user, <LockOpenOutlined fontSize="small" />, () => unlock.mutate(user), unlock.isPending)}
-      {can('acl_usuarios', 'update') &&
+      {user.actions.includes('resetLink') &&
         action(t('userAdmin.sendResetLink'), user, <ForwardToInboxOutlined fontSize="small" />, () => resetLink.mutate(user), resetLink.isPending)}
-      {can('acl_usuarios', 'delete') &&
-        action(t('common.delete'), user, <DeleteOutlined fontSize="small" />, () => void confirmDelete(user), self(user))}
+      {user.actions.includes('delete') && action(t('common.delete'), user, <DeleteOutlined fontSize="small" />, () => void confirmDelete(user))}
     </>
   );
 
