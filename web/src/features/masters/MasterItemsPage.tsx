@@ -31,7 +31,6 @@ import { ItemDialog } from './ItemDialog.js';
 import {
   type Master,
   type MasterItem,
-  masterTarget,
   useDeleteMasterItem,
   useExportMasterItems,
   useMasterItemList,
@@ -82,9 +81,7 @@ const extraSummary = (extra: Record<string, unknown>) =>
 
 function Items({ master }: { master: Master }) {
   const { t } = useTranslation();
-  const can = useCan();
   const dialogs = useDialogs();
-  const target = masterTarget(master.code);
   const list = useListParams({ sortBy: 'name' });
   const [parent, setParent] = useState('');
   const [state, setState] = useState<StateFilter>('all');
@@ -129,8 +126,10 @@ function Items({ master }: { master: Master }) {
       </IconButton>
     </Tooltip>
   );
-  const canUpdate = can(target, 'update');
-  const canDelete = can(target, 'delete');
+  // The buttons on items are the actions the server sent with their master (masters/policy.ts).
+  const canAdd = master.actions.includes('addItems');
+  const canUpdate = master.actions.includes('editItems');
+  const canDelete = master.actions.includes('deleteItems');
   const actions =
     canUpdate || canDelete
       ? (item: MasterItem) => (
@@ -146,12 +145,12 @@ function Items({ master }: { master: Master }) {
       <BackLink />
       <PageHeader title={master.name}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-          {can(target, 'create') && (
+          {canAdd && (
             <Button variant="contained" startIcon={<Add />} onClick={() => setEditing('new')}>
               {t('masters.items.new')}
             </Button>
           )}
-          {can(target, 'create') && (
+          {canAdd && (
             <Button variant="outlined" startIcon={<UploadFile />} onClick={() => setImporting(true)}>
               {t('masters.import.button')}
             </Button>

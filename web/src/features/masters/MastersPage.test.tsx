@@ -17,26 +17,27 @@ const master = (over: Partial<Master>): Master => ({
   system: true,
   items: 5,
   publicUrl: 'http://localhost:3000/api/public/masters/900100200/departamentos',
-  actions: ['edit', 'delete', 'addItems', 'editItems', 'deleteItems'],
+  // What the server sends a masters administrator on a system master: no delete.
+  actions: ['edit', 'addItems', 'editItems', 'deleteItems'],
   ...over,
 });
 const masters = [
   master({}),
   master({ id: 2, code: 'municipios', name: 'Municipios', parentCode: 'departamentos', items: 10, publicUrl: 'http://localhost:3000/api/public/masters/900100200/municipios' }),
-  master({ id: 7, code: 'colors', name: 'Colors', public: false, system: false, items: 2, publicUrl: null }),
+  master({ id: 7, code: 'colors', name: 'Colors', public: false, system: false, items: 2, publicUrl: null, actions: ['edit', 'delete', 'addItems', 'editItems', 'deleteItems'] }),
 ];
 const municipios: MasterItem[] = [
   { id: 11, code: '05001', name: 'Medellín', parentCode: '05', parentName: 'Antioquia', active: true, extra: {} },
   { id: 12, code: '05266', name: 'Envigado', parentCode: '05', parentName: 'Antioquia', active: false, extra: { population: '230000' } },
 ];
 
-function serve(session = sessionFixture, dryRun?: ImportResult) {
+function serve(session = sessionFixture, dryRun?: ImportResult, list = masters) {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(session);
-    if (url.startsWith('/api/masters?')) return jsonResponse({ items: masters, total: masters.length });
+    if (url.startsWith('/api/masters?')) return jsonResponse({ items: list, total: list.length });
     if (url === '/api/masters/colors' && init?.method === 'DELETE') return new Response(null, { status: 204 });
-    if (url === '/api/masters/municipios') return jsonResponse(masters[1]);
+    if (url === '/api/masters/municipios') return jsonResponse(list.find((m) => m.code === 'municipios'));
     if (url === '/api/masters/departamentos') return jsonResponse(masters[0]);
     if (url.startsWith('/api/masters/municipios/items?')) return jsonResponse({ items: municipios, total: municipios.length });
     if (url.startsWith('/api/masters/departamentos/items?')) return jsonResponse({ items: [{ id: 1, code: '05', name: 'Antioquia', parentCode: null, parentName: null, active: true, extra: {} }], total: 1 });
@@ -48,7 +49,7 @@ function serve(session = sessionFixture, dryRun?: ImportResult) {
 }
 
 describe('/main', () => {
-  test('lists the masters with their state; deletes after a confirmation naming the master; a system master cannot be deleted', async () => {
+  test('lists the masters with their state; deletes after a confirmation naming the master; a system master has no delete', async () => {
     setScreenWidth(1366);
     const fetchMock = serve();
     renderApp('/main');
@@ -58,7 +59,8 @@ describe('/main', () => {
     expect(rows).toHaveLength(3);
     expect(within(rows[0] as HTMLElement).getByText('System')).toBeInTheDocument();
     expect(within(rows[0] as HTMLElement).getByRole('link', { name: 'Departamentos' })).toHaveAttribute('href', '/main/departamentos');
-    expect(within(rows[0] as HTMLElement).getByRole('button', { name: /^A system record cannot be deleted/ })).toBeDisabled();
+    expect(within(rows[0] as HTMLElement).getByRole('button', { name: 'Edit: Departamentos' })).toBeEnabled();
+    expect(within(rows[0] as HTMLElement).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).queryByRole('button', { name: /Copy public URL/ })).not.toBeInTheDocument();
 
     fireEvent.click(within(rows[2] as HTMLElement).getByRole('button', { name: 'Delete: Colors' }));
@@ -66,6 +68,25 @@ describe('/main', () => {
     expect(confirm).toHaveTextContent('The master “Colors” (colors) and its items will be deleted.');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/masters/colors', expect.objectContaining({ method: 'DELETE' })));
+  });
+
+  test("each master's buttons are the actions the server sent with it, whatever the session's rules", async () => {
+    setScreenWidth(1366);
+    serve(sessionFixture, undefined, [
+      master({ actions: [] }),
+      master({ id: 7, code: 'colors', name: 'Colors', public: false, system: false, publicUrl: null, actions: ['edit', 'delete'] }),
+    ]);
+    renderApp('/main');
+    const table = await screen.findByRole('table', { name: 'Masters' });
+    await within(table).findByRole('link', { name: 'Colors' });
+    const [none, all] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    expect(within(none).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(within(none).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+    expect(within(none).getByRole('button', { name: 'Copy public URL: Departamentos' })).toBeInTheDocument();
+    expect(within(all).getByRole('button', { name: 'Edit: Colors' })).toBeEnabled();
+    expect(within(all).getByRole('button', { name: 'Delete: Colors' })).toBeEnabled();
+    // Creating a master is not an action on a record: it follows the session's rules.
+    expect(screen.getByRole('button', { name: 'New master' })).toBeInTheDocument();
   });
 
   test('copies the public URL of a public master', async () => {
@@ -106,6 +127,31 @@ describe('/main/municipios', () => {
       const items = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((u) => u.pathname === '/api/masters/municipios/items');
       expect(items.at(-1)?.searchParams.get('parent')).toBe('05');
     });
+  });
+
+  test("the item buttons are the actions the server sent with the master, whatever the session's rules", async () => {
+    setScreenWidth(1366);
+    serve(sessionFixture, undefined, masters.map((m) => (m.code === 'municipios' ? { ...m, actions: [] } : m)));
+    renderApp('/main/municipios');
+    const table = await screen.findByRole('table', { name: 'Municipios' });
+    await within(table).findByText('Medellín');
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New item' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Import CSV' })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+  });
+
+  test('a master whose actions are adding and deleting items: new, import and delete, but no edit', async () => {
+    setScreenWidth(1366);
+    serve(sessionFixture, undefined, masters.map((m) => (m.code === 'municipios' ? { ...m, actions: ['addItems', 'deleteItems'] as Master['actions'] } : m)));
+    renderApp('/main/municipios');
+    const table = await screen.findByRole('table', { name: 'Municipios' });
+    await within(table).findByText('Medellín');
+    expect(screen.getByRole('button', { name: 'New item' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Import CSV' })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Delete: Medellín' })).toBeInTheDocument();
   });
 
   test('imports a CSV: a dry run shows the counts and each refused row, then Import N rows writes them', async () => {

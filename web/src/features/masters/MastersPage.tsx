@@ -73,23 +73,22 @@ export default function MastersPage() {
     { id: 'items', label: t('masters.list.items'), align: 'right', render: (master) => master.items },
   ];
 
-  const action = (label: string, master: Master, icon: ReactElement, onClick: () => void, disabled = false) => (
+  const action = (label: string, master: Master, icon: ReactElement, onClick: () => void) => (
     <Tooltip title={label} describeChild>
-      <span>
-        <IconButton aria-label={`${label}: ${master.name}`} onClick={onClick} disabled={disabled} size="small">
-          {icon}
-        </IconButton>
-      </span>
+      <IconButton aria-label={`${label}: ${master.name}`} onClick={onClick} size="small">
+        {icon}
+      </IconButton>
     </Tooltip>
   );
+  // A master's buttons are the actions the server sent with it (masters/policy.ts): a system master has no delete.
   const actions = (master: Master) => (
     <>
       {master.publicUrl &&
         action(t('masters.list.copyUrl'), master, <ContentCopy fontSize="small" />, () =>
           void copyText(master.publicUrl as string, t('masters.list.copied'), t('masters.list.copyFailed', { url: master.publicUrl })),
         )}
-      {can('menu_maestros', 'update') && action(t('common.edit'), master, <EditOutlined fontSize="small" />, () => setEditing(master))}
-      {can('menu_maestros', 'delete') && action(master.system ? t('catalog.systemNoDelete') : t('common.delete'), master, <DeleteOutlined fontSize="small" />, () => void confirmDelete(master), master.system)}
+      {master.actions.includes('edit') && action(t('common.edit'), master, <EditOutlined fontSize="small" />, () => setEditing(master))}
+      {master.actions.includes('delete') && action(t('common.delete'), master, <DeleteOutlined fontSize="small" />, () => void confirmDelete(master))}
     </>
   );
 

@@ -2,7 +2,6 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { z } from 'zod';
 import type { masterImportSchema, masterItemSchema, masterSchema } from '../../../../core/api/masters.js';
 import type { Wire } from '../../../../core/api/wire.js';
-import type { Target } from '../../../../core/targets.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
 import { apiDownload, apiFetch, saveBlob } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
@@ -36,12 +35,6 @@ export const masterKeys = {
   itemLists: (code: string) => [...masterKeys.items(code), 'list'] as const,
   itemPicker: (code: string, search: string) => [...masterKeys.items(code), 'picker', search] as const,
 };
-
-/** Masters named by a permission target of the spec are guarded by it; any other by menu_maestros (as on the server). */
-const OWN_TARGETS = ['definiciones', 'departamentos', 'municipios'] as const;
-export function masterTarget(code: string): Target {
-  return (OWN_TARGETS as readonly string[]).includes(code) ? (code as Target) : 'menu_maestros';
-}
 
 export function useMasterQuery(code: string) {
   return useQuery({
