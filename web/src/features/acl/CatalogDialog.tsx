@@ -53,6 +53,8 @@ export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code', SYSTEM_RECORD: 'code' } }),
   });
   const kindKey = `aclAdmin.${config.kind}`;
+  // The server says whether the code may change (acl/policy.ts): a system record keeps its code.
+  const codeLocked = !!item && !item.actions.includes('changeCode');
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
       <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
@@ -63,11 +65,11 @@ export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
             name="code"
             label={t('catalog.code')}
             required
-            autoFocus={!item?.system}
-            disabled={item?.system}
-            helperText={item?.system ? t('catalog.systemCode') : t('acl.codeRule')}
+            autoFocus={!codeLocked}
+            disabled={codeLocked}
+            helperText={codeLocked ? t('catalog.systemCode') : t('acl.codeRule')}
           />
-          <FormTextField control={control} name="name" label={t('catalog.name')} required autoFocus={item?.system} />
+          <FormTextField control={control} name="name" label={t('catalog.name')} required autoFocus={codeLocked} />
           <FormTextField control={control} name="description" label={t('catalog.description')} multiline minRows={2} />
         </DialogContent>
         <DialogActions>

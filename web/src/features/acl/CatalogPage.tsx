@@ -24,7 +24,7 @@ import type { CatalogConfig } from './catalogs.js';
 /**
  * One screen for each catalogue of the permission model (actions, modules,
  * roles): search, server paging and sorting, create, edit and delete. System
- * rows are marked and cannot be deleted.
+ * rows are marked; each row's buttons are the actions the server sent with it.
  */
 export function CatalogPage({ config }: { config: CatalogConfig }) {
   const { t } = useTranslation();
@@ -71,40 +71,28 @@ export function CatalogPage({ config }: { config: CatalogConfig }) {
     { id: 'createdAt', label: t('catalog.createdAt'), sortKey: 'created_at', noWrap: true, render: (item) => formatDate(item.createdAt, user.timeZone) },
   ];
 
-  const canUpdate = can(config.target, 'update');
-  const canDelete = can(config.target, 'delete');
-  const actions =
-    canUpdate || canDelete
-      ? (item: CatalogItem) => {
-          const name = config.label(t, item);
-          return (
-            <>
-              {canUpdate && (
-                <Tooltip title={t('common.edit')}>
-                  <IconButton aria-label={`${t('common.edit')}: ${name}`} onClick={() => setEditing(item)} size="small">
-                    <EditOutlined fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              )}
-              {canDelete && (
-                <Tooltip title={item.system ? t('catalog.systemNoDelete') : t('common.delete')}>
-                  {/* A disabled button gets no pointer events: the span keeps the tooltip working. */}
-                  <span>
-                    <IconButton
-                      aria-label={`${t('common.delete')}: ${name}`}
-                      onClick={() => void confirmDelete(item)}
-                      disabled={item.system}
-                      size="small"
-                    >
-                      <DeleteOutlined fontSize="small" />
-                    </IconButton>
-                  </span>
-                </Tooltip>
-              )}
-            </>
-          );
-        }
-      : undefined;
+  // A row's buttons are the actions the server sent with it (acl/policy.ts): a system row, or a role users hold, has no delete.
+  const actions = (item: CatalogItem) => {
+    const name = config.label(t, item);
+    return (
+      <>
+        {item.actions.includes('edit') && (
+          <Tooltip title={t('common.edit')}>
+            <IconButton aria-label={`${t('common.edit')}: ${name}`} onClick={() => setEditing(item)} size="small">
+              <EditOutlined fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+        {item.actions.includes('delete') && (
+          <Tooltip title={t('common.delete')}>
+            <IconButton aria-label={`${t('common.delete')}: ${name}`} onClick={() => void confirmDelete(item)} size="small">
+              <DeleteOutlined fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </>
+    );
+  };
 
   return (
     <>
@@ -126,7 +114,8 @@ export function CatalogPage({ config }: { config: CatalogConfig }) {
           {...tablePaging(list)}
           loading={query.isFetching}
           emptyText={list.params.search ? t('dataTable.noMatches') : t(`${kindKey}.empty`)}
-          actions={actions}
+          // No actions column for someone who may only look (no row has a button).
+          actions={query.data?.items.some((item) => item.actions.includes('edit') || item.actions.includes('delete')) ? actions : undefined}
         />
       </Paper>
       {editing && (

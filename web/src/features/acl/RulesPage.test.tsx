@@ -9,8 +9,8 @@ vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
 const roles = {
   items: [
-    { id: 1, code: 'super-admin', name: 'Soporte', description: '', system: true, superAdmin: true, users: 1, createdAt: '2026-01-01T00:00:00Z' },
-    { id: 7, code: 'auditor', name: 'Auditor', description: '', system: false, superAdmin: false, users: 0, createdAt: '2026-01-01T00:00:00Z' },
+    { id: 1, code: 'super-admin', name: 'Soporte', description: '', system: true, superAdmin: true, users: 1, createdAt: '2026-01-01T00:00:00Z', actions: ['edit'] },
+    { id: 7, code: 'auditor', name: 'Auditor', description: '', system: false, superAdmin: false, users: 0, createdAt: '2026-01-01T00:00:00Z', actions: ['edit', 'changeCode', 'delete'] },
   ],
   total: 2,
 };
