@@ -2,8 +2,6 @@ import '@xyflow/react/dist/style.css';
 import Add from '@mui/icons-material/Add';
 import PublishOutlined from '@mui/icons-material/PublishOutlined';
 import SaveOutlined from '@mui/icons-material/SaveOutlined';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -12,54 +10,31 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Skeleton from '@mui/material/Skeleton';
-import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useNavigate, useParams } from 'react-router';
-import { formatDateTime } from '../../../../core/dates.js';
 import { scopeFieldsDeep } from '../../../../core/forms/definition.js';
 import type { ProtocolDefinition, TaskTemplate } from '../../../../core/workflow/protocol.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import { useFormDefinition, useFormOptions } from '../forms/api.js';
 import { useTeamOptions, useUserOptions } from '../teams/api.js';
-import { checkDraft, emptyDefinition, moveTask, normalizeDefinition, putTask, removeTask } from './editor/draft.js';
-import { Section } from '../../components/page/index.js';
+import { checkDraft, moveTask, putTask, removeTask } from './editor/draft.js';
+import { EditorAlerts } from './editor/EditorAlerts.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
-import { countProblems, NO_PROBLEMS, type SortedProblems, sortProblems } from './editor/problems.js';
+import { NO_PROBLEMS, type SortedProblems, sortProblems } from './editor/problems.js';
+import { type Draft, fromDetail, newDraft, toBody } from './editor/protocolDraft.js';
+import { SettingsSection } from './editor/SettingsSection.js';
 import { type PickerOptions, TaskDialog } from './editor/TaskDialog.js';
 import { responsibleText, TaskList } from './editor/TaskList.js';
+import { VersionsSection } from './editor/VersionsSection.js';
 import { ProtocolGraph } from './graph/ProtocolGraph.js';
-import { CASE_TYPES, type CaseType, type ProtocolBody, type ProtocolDetail, useProtocolDetail, usePublishProtocolDraft, useSaveProtocol } from './api.js';
-
-interface Draft {
-  code: string;
-  name: string;
-  description: string;
-  caseType: CaseType;
-  public: boolean;
-  mainFormId: number | null;
-  definition: ProtocolDefinition;
-}
-
-const newDraft = (): Draft => ({ code: '', name: '', description: '', caseType: 'RADICACION_INTERNA', public: false, mainFormId: null, definition: emptyDefinition() });
-
-const fromDetail = (detail: ProtocolDetail): Draft => ({
-  code: detail.code,
-  name: detail.name,
-  description: detail.description,
-  caseType: detail.caseType,
-  public: detail.public,
-  mainFormId: detail.mainFormId,
-  definition: normalizeDefinition(detail.definition),
-});
+import { useProtocolDetail, usePublishProtocolDraft, useSaveProtocol } from './api.js';
 
 /**
  * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its task
@@ -146,15 +121,6 @@ export default function ProtocolEditorPage() {
     setDirty(true);
   };
 
-  const body = (d: Draft): ProtocolBody => ({
-    code: d.code.trim(),
-    name: d.name.trim(),
-    description: d.description.trim(),
-    caseType: d.caseType,
-    public: d.public,
-    mainFormId: d.mainFormId as number,
-    definition: d.definition,
-  });
 
   const failed = (error: unknown) => {
     if (error instanceof ApiError && error.code === 'DUPLICATE') {
@@ -200,7 +166,7 @@ export default function ProtocolEditorPage() {
       message: t('protocols.publishMessage'),
       confirmText: t('protocols.publish'),
     });
-    if (confirmed) publish.mutate({ body: body(draft), store: dirty || isNew });
+    if (confirmed) publish.mutate({ body: toBody(draft), store: dirty || isNew });
   };
   const confirmDeleteTask = async (task: TaskTemplate) => {
     const confirmed = await dialogs.confirm({
@@ -211,26 +177,18 @@ export default function ProtocolEditorPage() {
     if (confirmed) updateDefinition((def) => removeTask(def, task.code));
   };
 
-  if (detail.isError) {
+  if (detail.isError || !draft) {
     return (
       <>
         <PageHeader title={t('protocols.editor.title')} />
-        <Alert severity="error">{detail.error.message}</Alert>
-      </>
-    );
-  }
-  if (!draft) {
-    return (
-      <>
-        <PageHeader title={t('protocols.editor.title')} />
-        <Skeleton variant="rectangular" height={320} aria-label={t('common.loading')} />
+        <QueryState query={{ data: draft ?? undefined, isError: detail.isError, error: detail.error }} height={320}>
+          {() => null}
+        </QueryState>
       </>
     );
   }
 
   const def = draft.definition;
-  const settingError = (field: keyof SortedProblems['settings']) => problems.settings[field];
-  const total = countProblems(problems);
   const unpublished = isNew || dirty || !loaded || loaded.changedSincePublished || loaded.publishedVersion === null;
   const canSave = isNew ? can('wf_protocolos', 'create') : can('wf_protocolos', 'update');
   const busy = save.isPending || publish.isPending;
@@ -240,7 +198,7 @@ export default function ProtocolEditorPage() {
       <PageHeader title={isNew ? t('protocols.editor.newTitle') : t('protocols.editor.editTitle', { name: loaded?.name ?? draft.name })}>
         {canSave && (
           <>
-            <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate(body(draft))} loading={save.isPending} disabled={busy}>
+            <Button variant="outlined" startIcon={<SaveOutlined />} onClick={() => save.mutate(toBody(draft))} loading={save.isPending} disabled={busy}>
               {t('common.save')}
             </Button>
             <Button variant="contained" startIcon={<PublishOutlined />} onClick={() => void confirmPublish()} loading={publish.isPending} disabled={busy}>
@@ -250,114 +208,10 @@ export default function ProtocolEditorPage() {
         )}
       </PageHeader>
 
-      {unpublished && (
-        <Alert severity="warning" sx={{ mb: 2 }} role="status">
-          {loaded?.publishedVersion ? t('protocols.editor.unpublished', { version: loaded.publishedVersion }) : t('protocols.editor.neverPublished')}
-        </Alert>
-      )}
-      {total > 0 && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          <AlertTitle>{t('protocols.editor.hasProblems', { count: total })}</AlertTitle>
-          {problems.general.length > 0 && (
-            <Box component="ul" sx={{ m: 0, pl: 2 }}>
-              {problems.general.map((message, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat.
-                <li key={i}>{message}</li>
-              ))}
-            </Box>
-          )}
-          {problems.general.length === 0 && t('protocols.editor.problemsWhere')}
-        </Alert>
-      )}
+      <EditorAlerts unpublished={unpublished} publishedVersion={loaded?.publishedVersion ?? null} problems={problems} />
 
       <Box sx={{ display: 'grid', gap: 2 }}>
-        <Section title={t('protocols.editor.settings')} id="protocol-settings">
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, columnGap: 2 }}>
-            <TextField
-              margin="dense"
-              label={t('protocols.code')}
-              required
-              value={draft.code}
-              onChange={(event) => update({ code: event.target.value })}
-              error={!!settingError('code')}
-              helperText={settingError('code') ?? t('protocols.editor.codeHint')}
-              slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
-            />
-            <TextField
-              margin="dense"
-              label={t('protocols.name')}
-              required
-              value={draft.name}
-              onChange={(event) => update({ name: event.target.value })}
-              error={!!settingError('name')}
-              helperText={settingError('name')}
-            />
-          </Box>
-          <TextField
-            fullWidth
-            multiline
-            minRows={2}
-            margin="dense"
-            label={t('protocols.description')}
-            value={draft.description}
-            onChange={(event) => update({ description: event.target.value })}
-            error={!!settingError('description')}
-            helperText={settingError('description')}
-          />
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr auto' }, columnGap: 2, alignItems: 'center' }}>
-            <TextField
-              select
-              margin="dense"
-              label={t('protocols.caseType')}
-              value={draft.caseType}
-              onChange={(event) => update({ caseType: event.target.value as CaseType })}
-              error={!!settingError('caseType')}
-              helperText={settingError('caseType')}
-            >
-              {CASE_TYPES.map((type) => (
-                <MenuItem key={type} value={type}>
-                  {t(`protocols.caseTypes.${type}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            {forms.data ? (
-              <TextField
-                select
-                margin="dense"
-                label={t('protocols.mainForm')}
-                required
-                value={draft.mainFormId === null ? '' : String(draft.mainFormId)}
-                onChange={(event) => update({ mainFormId: Number(event.target.value) })}
-                error={!!settingError('mainFormId')}
-                helperText={settingError('mainFormId')}
-              >
-                {forms.data.items.map((form) => (
-                  <MenuItem key={form.id} value={String(form.id)}>
-                    {form.name}
-                  </MenuItem>
-                ))}
-                {draft.mainFormId !== null && !forms.data.items.some((f) => f.id === draft.mainFormId) && (
-                  <MenuItem value={String(draft.mainFormId)}>{loaded?.mainFormName ?? `#${draft.mainFormId}`}</MenuItem>
-                )}
-              </TextField>
-            ) : (
-              <TextField
-                margin="dense"
-                type="number"
-                label={t('protocols.editor.mainFormId')}
-                required
-                value={draft.mainFormId === null ? '' : String(draft.mainFormId)}
-                onChange={(event) => update({ mainFormId: event.target.value ? Number(event.target.value) : null })}
-                error={!!settingError('mainFormId')}
-                helperText={settingError('mainFormId') ?? (loaded?.mainFormName || t('protocols.editor.formIdHint'))}
-              />
-            )}
-            <FormControlLabel
-              control={<Switch checked={draft.public} onChange={(event) => update({ public: event.target.checked })} />}
-              label={t('protocols.public')}
-            />
-          </Box>
-        </Section>
+        <SettingsSection draft={draft} update={update} problems={problems.settings} forms={forms.data?.items ?? null} mainFormName={loaded?.mainFormName} />
 
         <Section
           title={t('protocols.editor.tasks')}
@@ -423,25 +277,7 @@ export default function ProtocolEditorPage() {
           ))}
         </Section>
 
-        {!isNew && loaded && (
-          <Section title={t('protocols.editor.versions')} id="protocol-versions">
-            {loaded.versions.length === 0 ? (
-              <Typography color="text.secondary">{t('protocols.editor.noVersions')}</Typography>
-            ) : (
-              <Box component="ul" sx={{ m: 0, pl: 0, listStyle: 'none', display: 'grid', gap: 0.5 }}>
-                {loaded.versions.map((version) => (
-                  <Typography component="li" key={version.version} variant="body2">
-                    <strong>{t('protocols.editor.version', { version: version.version })}</strong>
-                    {version.version === loaded.publishedVersion ? ` (${t('protocols.editor.current')})` : ''} ·{' '}
-                    {version.publishedBy
-                      ? t('protocols.editor.publishedBy', { when: formatDateTime(version.publishedAt, session.user.timeZone), who: version.publishedBy })
-                      : formatDateTime(version.publishedAt, session.user.timeZone)}
-                  </Typography>
-                ))}
-              </Box>
-            )}
-          </Section>
-        )}
+        {!isNew && loaded && <VersionsSection protocol={loaded} />}
       </Box>
 
       {editing && (

@@ -1,0 +1,37 @@
+import type { ProtocolDefinition } from '../../../../../core/workflow/protocol.js';
+import type { CaseType, ProtocolBody, ProtocolDetail } from '../api.js';
+import { emptyDefinition, normalizeDefinition } from './draft.js';
+
+/** The protocol as the editor holds it while it changes. */
+export interface Draft {
+  code: string;
+  name: string;
+  description: string;
+  caseType: CaseType;
+  public: boolean;
+  mainFormId: number | null;
+  definition: ProtocolDefinition;
+}
+
+export const newDraft = (): Draft => ({ code: '', name: '', description: '', caseType: 'RADICACION_INTERNA', public: false, mainFormId: null, definition: emptyDefinition() });
+
+export const fromDetail = (detail: ProtocolDetail): Draft => ({
+  code: detail.code,
+  name: detail.name,
+  description: detail.description,
+  caseType: detail.caseType,
+  public: detail.public,
+  mainFormId: detail.mainFormId,
+  definition: normalizeDefinition(detail.definition),
+});
+
+/** What Save and Publish send: the draft with its texts trimmed. */
+export const toBody = (d: Draft): ProtocolBody => ({
+  code: d.code.trim(),
+  name: d.name.trim(),
+  description: d.description.trim(),
+  caseType: d.caseType,
+  public: d.public,
+  mainFormId: d.mainFormId as number,
+  definition: d.definition,
+});
