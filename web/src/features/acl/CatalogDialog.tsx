@@ -1,16 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { showServerError } from '../../lib/forms.js';
 import { type CatalogItem, useSaveCatalogItem } from './api.js';
@@ -40,9 +33,6 @@ interface CatalogDialogProps {
 /** Create or edit one action, module or role. A system record keeps its code. */
 export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const { control, handleSubmit, setError } = useForm<CatalogValues>({
     resolver: zodResolver(catalogSchema),
     defaultValues: { code: item?.code ?? '', name: item?.name ?? '', description: item?.description ?? '' },
@@ -56,29 +46,18 @@ export function CatalogDialog({ config, item, onClose }: CatalogDialogProps) {
   // The server says whether the code may change (acl/policy.ts): a system record keeps its code.
   const codeLocked = !!item && !item.actions.includes('changeCode');
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit((values) => save.mutate(values))}>
-        <DialogTitle id={titleId}>{t(item ? `${kindKey}.edit` : `${kindKey}.new`)}</DialogTitle>
-        <DialogContent>
-          <FormTextField
-            control={control}
-            name="code"
-            label={t('catalog.code')}
-            required
-            autoFocus={!codeLocked}
-            disabled={codeLocked}
-            helperText={codeLocked ? t('catalog.systemCode') : t('acl.codeRule')}
-          />
-          <FormTextField control={control} name="name" label={t('catalog.name')} required autoFocus={codeLocked} />
-          <FormTextField control={control} name="description" label={t('catalog.description')} multiline minRows={2} />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t(item ? `${kindKey}.edit` : `${kindKey}.new`)} onClose={onClose} onSubmit={handleSubmit((values) => save.mutate(values))} pending={save.isPending}>
+      <FormTextField
+        control={control}
+        name="code"
+        label={t('catalog.code')}
+        required
+        autoFocus={!codeLocked}
+        disabled={codeLocked}
+        helperText={codeLocked ? t('catalog.systemCode') : t('acl.codeRule')}
+      />
+      <FormTextField control={control} name="name" label={t('catalog.name')} required autoFocus={codeLocked} />
+      <FormTextField control={control} name="description" label={t('catalog.description')} multiline minRows={2} />
+    </FormDialog>
   );
 }

@@ -3,22 +3,16 @@ import Add from '@mui/icons-material/Add';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import IconButton from '@mui/material/IconButton';
-import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { fieldErrorText, showServerError } from '../../lib/forms.js';
 import { type Master, type MasterItem, useSaveMasterItem } from './api.js';
@@ -42,9 +36,6 @@ const extraText = (value: unknown) => (value === null || value === undefined ? '
 /** Create or edit an item of a master: code, name, parent item (for a child master), active, extra attributes. */
 export function ItemDialog({ master, item, onClose }: { master: Master; item: MasterItem | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const { control, handleSubmit, setError } = useForm<ItemValues>({
     resolver: zodResolver(master.parentCode ? childItemSchema : itemSchema),
     defaultValues: {
@@ -62,88 +53,76 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
     onError: (error) => showServerError(error, setError, FIELDS, { byCode: { DUPLICATE: 'code' } }),
   });
 
+  const submit = handleSubmit((values: ItemValues) =>
+    save.mutate({
+      code: values.code.trim(),
+      name: values.name.trim(),
+      parentCode: values.parentCode || null,
+      active: values.active,
+      extra: Object.fromEntries(values.extra.filter((e) => e.key.trim()).map((e) => [e.key.trim(), e.value])),
+    }),
+  );
+
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form
-        noValidate
-        onSubmit={handleSubmit((values: ItemValues) =>
-          save.mutate({
-            code: values.code.trim(),
-            name: values.name.trim(),
-            parentCode: values.parentCode || null,
-            active: values.active,
-            extra: Object.fromEntries(values.extra.filter((e) => e.key.trim()).map((e) => [e.key.trim(), e.value])),
-          }),
-        )}
-      >
-        <DialogTitle id={titleId}>{t(item ? 'masters.items.edit' : 'masters.items.new')}</DialogTitle>
-        <DialogContent>
-          <FormTextField control={control} name="code" label={t('masters.items.code')} required autoFocus />
-          <FormTextField control={control} name="name" label={t('masters.items.name')} required />
-          {master.parentCode && (
-            <Controller
-              control={control}
-              name="parentCode"
-              render={({ field, fieldState }) => (
-                <ParentItemPicker
-                  master={master.parentCode as string}
-                  label={t('masters.items.parent')}
-                  value={field.value}
-                  valueLabel={item?.parentName}
-                  onChange={field.onChange}
-                  inputRef={field.ref}
-                  required
-                  error={fieldErrorText(t, fieldState.error)}
-                />
-              )}
+    <FormDialog title={t(item ? 'masters.items.edit' : 'masters.items.new')} onClose={onClose} onSubmit={submit} pending={save.isPending}>
+      <FormTextField control={control} name="code" label={t('masters.items.code')} required autoFocus />
+      <FormTextField control={control} name="name" label={t('masters.items.name')} required />
+      {master.parentCode && (
+        <Controller
+          control={control}
+          name="parentCode"
+          render={({ field, fieldState }) => (
+            <ParentItemPicker
+              master={master.parentCode as string}
+              label={t('masters.items.parent')}
+              value={field.value}
+              valueLabel={item?.parentName}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              required
+              error={fieldErrorText(t, fieldState.error)}
             />
           )}
-          <Controller
-            control={control}
-            name="active"
-            render={({ field }) => (
-              <FormControlLabel
-                sx={{ mt: 1, display: 'flex' }}
-                control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
-                label={t('masters.items.active')}
-              />
-            )}
+        />
+      )}
+      <Controller
+        control={control}
+        name="active"
+        render={({ field }) => (
+          <FormControlLabel
+            sx={{ mt: 1, display: 'flex' }}
+            control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
+            label={t('masters.items.active')}
           />
-          <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2 }}>
-            <FormLabel component="legend">{t('masters.items.extra')}</FormLabel>
-            {extra.fields.map((row, index) => (
-              <Box key={row.id} sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1.5fr) auto', gap: 1, alignItems: 'start', mt: 1 }}>
-                <Controller
-                  control={control}
-                  name={`extra.${index}.key`}
-                  render={({ field, fieldState }) => (
-                    <TextField {...field} size="small" label={t('masters.items.extraKey')} error={!!fieldState.error} helperText={fieldErrorText(t, fieldState.error)} />
-                  )}
-                />
-                <Controller
-                  control={control}
-                  name={`extra.${index}.value`}
-                  render={({ field, fieldState }) => (
-                    <TextField {...field} size="small" label={t('masters.items.extraValue')} error={!!fieldState.error} helperText={fieldErrorText(t, fieldState.error)} />
-                  )}
-                />
-                <IconButton aria-label={t('masters.items.removeExtra', { n: index + 1 })} onClick={() => extra.remove(index)}>
-                  <DeleteOutlined fontSize="small" />
-                </IconButton>
-              </Box>
-            ))}
-            <Button size="small" startIcon={<Add />} sx={{ mt: 1 }} onClick={() => extra.append({ key: '', value: '' })} disabled={extra.fields.length >= 30}>
-              {t('masters.items.addExtra')}
-            </Button>
+        )}
+      />
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2 }}>
+        <FormLabel component="legend">{t('masters.items.extra')}</FormLabel>
+        {extra.fields.map((row, index) => (
+          <Box key={row.id} sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1.5fr) auto', gap: 1, alignItems: 'start', mt: 1 }}>
+            <Controller
+              control={control}
+              name={`extra.${index}.key`}
+              render={({ field, fieldState }) => (
+                <TextField {...field} size="small" label={t('masters.items.extraKey')} error={!!fieldState.error} helperText={fieldErrorText(t, fieldState.error)} />
+              )}
+            />
+            <Controller
+              control={control}
+              name={`extra.${index}.value`}
+              render={({ field, fieldState }) => (
+                <TextField {...field} size="small" label={t('masters.items.extraValue')} error={!!fieldState.error} helperText={fieldErrorText(t, fieldState.error)} />
+              )}
+            />
+            <IconButton aria-label={t('masters.items.removeExtra', { n: index + 1 })} onClick={() => extra.remove(index)}>
+              <DeleteOutlined fontSize="small" />
+            </IconButton>
           </Box>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        ))}
+        <Button size="small" startIcon={<Add />} sx={{ mt: 1 }} onClick={() => extra.append({ key: '', value: '' })} disabled={extra.fields.length >= 30}>
+          {t('masters.items.addExtra')}
+        </Button>
+      </Box>
+    </FormDialog>
   );
 }

@@ -1,19 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
-import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { showServerError } from '../../lib/forms.js';
@@ -33,9 +26,6 @@ const FIELDS = ['code', 'name', 'description', 'parentCode'] as const;
 /** Create or edit a master: code, name, description, public, parent master. A system master keeps its code. */
 export function MasterDialog({ master, onClose }: { master: Master | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const parents = useParentMasterOptions();
   const { control, handleSubmit, setError } = useForm<MasterValues>({
     resolver: zodResolver(masterSchema),
@@ -59,37 +49,28 @@ export function MasterDialog({ master, onClose }: { master: Master | null; onClo
   ];
   if (master?.parentCode && !parentOptions.some((o) => o.value === master.parentCode)) parentOptions.push({ value: master.parentCode, label: master.parentCode });
 
+  const submit = handleSubmit((values) => save.mutate({ ...values, code: values.code.trim(), parentCode: values.parentCode || null }));
+
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit((values) => save.mutate({ ...values, code: values.code.trim(), parentCode: values.parentCode || null }))}>
-        <DialogTitle id={titleId}>{t(master ? 'masters.list.edit' : 'masters.list.new')}</DialogTitle>
-        <DialogContent>
-          <FormTextField control={control} name="code" label={t('masters.list.code')} required autoFocus={!master} disabled={master?.system} helperText={master?.system ? t('catalog.systemCode') : undefined} />
-          <FormTextField control={control} name="name" label={t('masters.list.name')} required autoFocus={!!master} />
-          <FormTextField control={control} name="description" label={t('masters.list.description')} multiline minRows={2} />
-          <FormSelectField control={control} name="parentCode" label={t('masters.list.parent')} options={parentOptions} disabled={!parents.data} />
-          <Controller
-            control={control}
-            name="public"
-            render={({ field }) => (
-              <>
-                <FormControlLabel
-                  sx={{ mt: 1 }}
-                  control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
-                  label={t('masters.list.public')}
-                />
-                <FormHelperText sx={{ mt: 0 }}>{t('masters.list.publicHelp')}</FormHelperText>
-              </>
-            )}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog title={t(master ? 'masters.list.edit' : 'masters.list.new')} onClose={onClose} onSubmit={submit} pending={save.isPending}>
+      <FormTextField control={control} name="code" label={t('masters.list.code')} required autoFocus={!master} disabled={master?.system} helperText={master?.system ? t('catalog.systemCode') : undefined} />
+      <FormTextField control={control} name="name" label={t('masters.list.name')} required autoFocus={!!master} />
+      <FormTextField control={control} name="description" label={t('masters.list.description')} multiline minRows={2} />
+      <FormSelectField control={control} name="parentCode" label={t('masters.list.parent')} options={parentOptions} disabled={!parents.data} />
+      <Controller
+        control={control}
+        name="public"
+        render={({ field }) => (
+          <>
+            <FormControlLabel
+              sx={{ mt: 1 }}
+              control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { ref: field.ref } }} />}
+              label={t('masters.list.public')}
+            />
+            <FormHelperText sx={{ mt: 0 }}>{t('masters.list.publicHelp')}</FormHelperText>
+          </>
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -1,17 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import { useTheme } from '@mui/material/styles';
 import Switch from '@mui/material/Switch';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +12,7 @@ import { z } from 'zod';
 import { emailSchema, isTimeZone, PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from '../../../../core/auth.js';
 import { DEFAULT_TIME_ZONE } from '../../../../core/project.js';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { FormDialog } from '../../components/page/FormDialog.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
@@ -58,9 +52,7 @@ interface UserDialogProps {
 /** Create or edit a user: role, active, language, time zone; a new user gets a password or a link to choose one. */
 export function UserDialog({ user, onClose }: UserDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
+  const passwordLabelId = useId();
   const roles = useRoleOptions();
   const { control, handleSubmit, setError } = useForm<UserValues, unknown, UserOutput>({
     resolver: zodResolver(userSchema),
@@ -111,80 +103,69 @@ export function UserDialog({ user, onClose }: UserDialogProps) {
   const languageOptions = LANGUAGES.map((language) => ({ value: language, label: t(`common.languages.${language}`) }));
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <form noValidate onSubmit={handleSubmit(submit)}>
-        <DialogTitle id={titleId}>{t(user ? 'userAdmin.edit' : 'userAdmin.new')}</DialogTitle>
-        <DialogContent>
-          <FormTextField control={control} name="name" label={t('userAdmin.name')} required autoFocus />
-          <FormTextField control={control} name="email" label={t('login.email')} type="email" required />
-          <FormTextField control={control} name="docnumber" label={t('login.docnumber')} />
-          <FormSelectField
-            control={control}
-            name="roleId"
-            label={t('userAdmin.role')}
-            options={roleOptions}
-            required
-            disabled={!roles.data || roleLocked}
+    <FormDialog title={t(user ? 'userAdmin.edit' : 'userAdmin.new')} onClose={onClose} onSubmit={handleSubmit(submit)} pending={save.isPending}>
+      <FormTextField control={control} name="name" label={t('userAdmin.name')} required autoFocus />
+      <FormTextField control={control} name="email" label={t('login.email')} type="email" required />
+      <FormTextField control={control} name="docnumber" label={t('login.docnumber')} />
+      <FormSelectField
+        control={control}
+        name="roleId"
+        label={t('userAdmin.role')}
+        options={roleOptions}
+        required
+        disabled={!roles.data || roleLocked}
+      />
+      <Controller
+        control={control}
+        name="active"
+        render={({ field }) => (
+          <FormControlLabel
+            sx={{ mt: 1 }}
+            control={
+              <Switch
+                checked={field.value}
+                onChange={(event) => field.onChange(event.target.checked)}
+                disabled={activeLocked}
+                slotProps={{ input: { ref: field.ref } }}
+              />
+            }
+            label={t('userAdmin.active')}
           />
+        )}
+      />
+      <FormSelectField control={control} name="language" label={t('common.language')} options={languageOptions} />
+      <TimeZoneField control={control} name="timeZone" label={t('profile.timeZone')} />
+      {!user && (
+        <>
           <Controller
             control={control}
-            name="active"
+            name="passwordMode"
             render={({ field }) => (
-              <FormControlLabel
-                sx={{ mt: 1 }}
-                control={
-                  <Switch
-                    checked={field.value}
-                    onChange={(event) => field.onChange(event.target.checked)}
-                    disabled={activeLocked}
-                    slotProps={{ input: { ref: field.ref } }}
-                  />
-                }
-                label={t('userAdmin.active')}
-              />
+              <FormControl sx={{ mt: 2 }}>
+                <FormLabel id={passwordLabelId}>{t('login.password')}</FormLabel>
+                <RadioGroup
+                  aria-labelledby={passwordLabelId}
+                  value={field.value}
+                  onChange={(event) => field.onChange(event.target.value)}
+                >
+                  <FormControlLabel value="link" control={<Radio />} label={t('userAdmin.sendLink')} />
+                  <FormControlLabel value="set" control={<Radio />} label={t('userAdmin.setPassword')} />
+                </RadioGroup>
+              </FormControl>
             )}
           />
-          <FormSelectField control={control} name="language" label={t('common.language')} options={languageOptions} />
-          <TimeZoneField control={control} name="timeZone" label={t('profile.timeZone')} />
-          {!user && (
-            <>
-              <Controller
-                control={control}
-                name="passwordMode"
-                render={({ field }) => (
-                  <FormControl sx={{ mt: 2 }}>
-                    <FormLabel id={`${titleId}-password`}>{t('login.password')}</FormLabel>
-                    <RadioGroup
-                      aria-labelledby={`${titleId}-password`}
-                      value={field.value}
-                      onChange={(event) => field.onChange(event.target.value)}
-                    >
-                      <FormControlLabel value="link" control={<Radio />} label={t('userAdmin.sendLink')} />
-                      <FormControlLabel value="set" control={<Radio />} label={t('userAdmin.setPassword')} />
-                    </RadioGroup>
-                  </FormControl>
-                )}
-              />
-              {passwordMode === 'set' && (
-                <FormPasswordField
-                  control={control}
-                  name="password"
-                  label={t('login.password')}
-                  autoComplete="new-password"
-                  helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-                  required
-                />
-              )}
-            </>
+          {passwordMode === 'set' && (
+            <FormPasswordField
+              control={control}
+              name="password"
+              label={t('login.password')}
+              autoComplete="new-password"
+              helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+              required
+            />
           )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }
