@@ -174,3 +174,19 @@ describe('catalogues', () => {
     }
   });
 });
+
+describe('the super-admin role', () => {
+  it('is renamed or deleted only by a super-admin: an ACL administrator gets no actions on it and 403, and it stays as it was', async () => {
+    const role = await t.db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', 'super-admin').select(['id', 'code', 'name']).executeTakeFirstOrThrow();
+    const as = (method: 'GET' | 'PUT' | 'DELETE', payload?: object) => t.request({ method, url: `${PATHS.role}/${role.id}`, cookies: sessions['acl admin'], payload });
+    expect((await as('GET')).json<{ actions: string[] }>().actions).toEqual([]);
+    const rename = await as('PUT', { code: role.code, name: 'Mine now', description: '' });
+    expect(rename.statusCode).toBe(403);
+    expect((await as('DELETE')).statusCode).toBe(403);
+    expect(await t.db.selectFrom('acl_roles').where('id', '=', role.id).select(['code', 'name']).executeTakeFirstOrThrow()).toEqual({ code: role.code, name: role.name });
+    const superAdmin = await makeUser(t.db, entityId, { role: 'super-admin' });
+    const sid = await login(t, superAdmin.email, 'Passw0rd1');
+    const renamed = await t.request({ method: 'PUT', url: `${PATHS.role}/${role.id}`, cookies: sid, payload: { code: role.code, name: 'Support', description: '' } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+  });
+});

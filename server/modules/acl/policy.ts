@@ -47,6 +47,8 @@ export function rulesView(actor: Actor): { rules: Record<string, string[]>; targ
 /** A row of a catalogue: seeded (system) rows keep their code and stay, since the server's own checks name them; a role stays while users hold it. */
 export interface CatalogRecord {
   system: boolean;
+  /** Roles only: a super-admin role, which only a super-admin changes or deletes. */
+  super_admin?: boolean;
   /** Roles only: how many users hold it. */
   users?: number;
 }
@@ -54,6 +56,7 @@ export interface CatalogRecord {
 /** What the actor may do on a row of the catalogue guarded by `target`. */
 export function catalogActions(actor: Actor, target: Target, row: CatalogRecord): CatalogActionName[] {
   const out: CatalogActionName[] = [];
+  if (row.super_admin && !actor.role.superAdmin) return out;
   if (can(actor, target, 'update')) {
     out.push('edit');
     if (!row.system) out.push('changeCode');
@@ -66,7 +69,7 @@ export function catalogActions(actor: Actor, target: Target, row: CatalogRecord)
 export function assertCatalogAction(actor: Actor, target: Target, row: CatalogRecord, action: CatalogActionName): void {
   if (catalogActions(actor, target, row).includes(action)) return;
   const right = action === 'delete' ? 'delete' : 'update';
-  if (!can(actor, target, right)) throw new AppError('FORBIDDEN');
+  if (!can(actor, target, right) || (row.super_admin && !actor.role.superAdmin)) throw new AppError('FORBIDDEN');
   if (row.system) throw new AppError('SYSTEM_RECORD');
   throw new AppError('IN_USE');
 }

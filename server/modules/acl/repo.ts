@@ -50,7 +50,7 @@ function catalogView(actor: Actor, table: CatalogTable, r: CatalogRow) {
     description: r.description,
     system: r.system,
     createdAt: r.created_at,
-    actions: catalogActions(actor, CATALOG_TARGET[table], { system: r.system, users: r.users }),
+    actions: catalogActions(actor, CATALOG_TARGET[table], { system: r.system, users: r.users, super_admin: r.super_admin }),
   };
   return table === 'acl_roles' ? { ...base, superAdmin: r.super_admin as boolean, users: r.users as number } : base;
 }

@@ -195,6 +195,8 @@ export async function importItems(db: Db, actor: Actor, code: string, file: unkn
   });
   const created = rows.filter((r) => !existing.has(r.code)).length;
   const updated = rows.length - created;
+  // A row of an existing code changes that item: it needs the right to change items, as the item form does.
+  if (updated > 0) assertMasterAction(actor, m, 'editItems');
   if (!options.dryRun && rows.length) await db.transaction().execute((trx) => upsertItems(trx, actor, m.id, rows));
   return { dryRun: options.dryRun, created, updated, errors };
 }

@@ -149,3 +149,21 @@ describe('master policy', () => {
     expect(listed.json<{ items: Array<{ code: string; actions: string[] }> }>().items.find((x) => x.code === m.code)?.actions).toEqual(expected);
   });
 });
+
+describe('importing items', () => {
+  it('adds items with the right to add them, and changes existing ones only with the right to change them', async () => {
+    const adder = await makeUser(t.db, entityId, { role: 'item-adder', rules: { menu_maestros: ['show', 'create'] } });
+    const sid = await login(t, adder.email, 'Passw0rd1');
+    const m = await makeMaster(t.db, entityId);
+    const kept = await makeMasterItem(t.db, m, { code: 'kept', name: 'Kept as it was' });
+    const upload = (csv: string) =>
+      t.request({ method: 'POST', url: `/api/masters/${m.code}/import`, cookies: sid, headers: { 'content-type': 'text/csv' }, payload: Buffer.from(csv) });
+    const added = await upload('code,name\nnew-one,Added\n');
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json<{ created: number; updated: number }>()).toMatchObject({ created: 1, updated: 0 });
+    const changing = await upload('code,name\nkept,Changed by an import\nanother,Added too\n');
+    expect(changing.statusCode).toBe(403);
+    expect(await t.db.selectFrom('master_items').where('id', '=', kept.id).select('name').executeTakeFirstOrThrow()).toEqual({ name: 'Kept as it was' });
+    expect(await t.db.selectFrom('master_items').where('master_id', '=', m.id).where('code', '=', 'another').select('id').executeTakeFirst()).toBeUndefined();
+  });
+});
