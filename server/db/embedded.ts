@@ -271,6 +271,8 @@ function freePort(): Promise<number> {
 
 function launch(pgDir: string, port: number, bin: Binaries, runAs: RunAs, logFile: string, fsync: boolean): Promise<ChildProcess> {
   const log = createWriteStream(logFile, { flags: 'a' });
+  // A log that cannot be written (a full disk) must not take the app down with it.
+  log.on('error', () => {});
   const args = [
     '-D', pgDir,
     '-p', String(port),
@@ -290,7 +292,8 @@ function launch(pgDir: string, port: number, bin: Binaries, runAs: RunAs, logFil
       reject(new StartupError(`The embedded database did not start within 120 s; see ${logFile}`));
     }, 120_000);
     child.stderr?.on('data', (chunk: Buffer) => {
-      log.write(chunk);
+      // Output may still arrive after 'exit' (the pipe drains later): the log ends on 'close', and a late chunk is dropped.
+      if (!log.writableEnded) log.write(chunk);
       tail = (tail + chunk.toString('utf8')).slice(-4000);
       if (tail.includes(READY)) {
         clearTimeout(timer);
@@ -301,9 +304,10 @@ function launch(pgDir: string, port: number, bin: Binaries, runAs: RunAs, logFil
       clearTimeout(timer);
       reject(new StartupError(`The embedded database could not be started: ${e.message}`));
     });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
+    // 'close' comes after 'exit' once the output has drained: the reason is then its last line.
+    child.once('close', (code) => {
       log.end();
+      clearTimeout(timer);
       const reason = tail.split('\n').filter((l) => /FATAL|ERROR|could not/.test(l)).pop()?.trim() ?? `exit code ${code}`;
       reject(new StartupError(`The embedded database stopped while starting: ${reason} (see ${logFile})`));
     });
