@@ -4,10 +4,6 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import { useTheme } from '@mui/material/styles';
@@ -26,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../../../../core/forms/definition.js';
 import { formValuesSchema } from '../../../../../../core/forms/validator.js';
 import { useDialogs } from '../../../../components/feedback/FeedbackProvider.js';
+import { FormDialog } from '../../../../components/page/FormDialog.js';
 import type { FieldRendererProps } from '../../registry.js';
 import { CellValue } from '../cells.js';
 import { condition, initialValues, scopeValueFields } from '../conditions.js';
@@ -242,9 +239,6 @@ interface RowDialogProps {
  */
 function RowDialog({ field, group, index, initial, onSave, onClose }: RowDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const pendingId = useId();
   const renderer = useRenderer();
   const outer = useScope();
@@ -277,32 +271,22 @@ function RowDialog({ field, group, index, initial, onSave, onClose }: RowDialogP
   };
 
   return (
-    <Dialog open onClose={() => void tryClose()} aria-labelledby={titleId} fullWidth maxWidth="md" fullScreen={phone}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          // The dialog sits in a portal, but React would still bubble its submit to the form around it.
-          event.stopPropagation();
-          void form.handleSubmit(() => onSave(form.getValues()))(event);
-        }}
-      >
-        <DialogTitle id={titleId}>
-          {index === null ? t('forms.renderer.addRowTitle', { group }) : t('forms.renderer.editRowTitle', { row: index + 1, group })}
-        </DialogTitle>
-        <DialogContent>
-          <FormProvider {...form}>
-            <ScopeContext value={scope}>
-              <FieldList fields={children} />
-            </ScopeContext>
-          </FormProvider>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => void tryClose()}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained">
-            {index === null ? t('forms.renderer.addRowConfirm') : t('forms.renderer.saveRow')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={index === null ? t('forms.renderer.addRowTitle', { group }) : t('forms.renderer.editRowTitle', { row: index + 1, group })}
+      onClose={() => void tryClose()}
+      onSubmit={(event) => {
+        // The dialog sits in a portal, but React would still bubble its submit to the form around it.
+        event.stopPropagation();
+        void form.handleSubmit(() => onSave(form.getValues()))(event);
+      }}
+      maxWidth="md"
+      submitLabel={index === null ? t('forms.renderer.addRowConfirm') : t('forms.renderer.saveRow')}
+    >
+      <FormProvider {...form}>
+        <ScopeContext value={scope}>
+          <FieldList fields={children} />
+        </ScopeContext>
+      </FormProvider>
+    </FormDialog>
   );
 }
