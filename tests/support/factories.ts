@@ -157,13 +157,31 @@ export async function makeTeamMember(db: Db, team: { id: number; entity_id: numb
 export async function makePublishedProtocol(
   db: Db,
   entityId: number,
-  options: { mainForm?: { id: number; versionId: number }; start?: string[]; tasks?: Array<Record<string, unknown>> } = {},
+  options: { mainForm?: { id: number; versionId: number }; start?: string[]; tasks?: Array<Record<string, unknown>>; freezeTaskForms?: boolean } = {},
 ) {
   const { parseProtocolDefinition } = await import('../../core/workflow/protocol.js');
   const u = unique();
   const mainForm = options.mainForm ?? (await makeForm(db, entityId));
   const draft = { start: options.start ?? ['review'], tasks: options.tasks ?? [{ code: 'review', name: 'Review', responsible: { kind: 'owner' } }] };
-  const definition = { ...parseProtocolDefinition(draft), mainFormVersionId: mainForm.versionId };
+  const parsed = parseProtocolDefinition(draft);
+  const formIds = options.freezeTaskForms ? [...new Set(parsed.tasks.flatMap((t) => (t.formId === null ? [] : [t.formId])))] : [];
+  const current = new Map<number, number>();
+  if (formIds.length) {
+    const rows = await db
+      .selectFrom('form_versions as v')
+      .innerJoin('forms as f', 'f.id', 'v.form_id')
+      .whereRef('v.version', '=', 'f.current_version')
+      .where('f.entity_id', '=', entityId)
+      .where('f.id', 'in', formIds)
+      .select(['f.id as formId', 'v.id as versionId'])
+      .execute();
+    for (const r of rows) current.set(r.formId, r.versionId);
+  }
+  const definition = {
+    ...parsed,
+    mainFormVersionId: mainForm.versionId,
+    tasks: options.freezeTaskForms ? parsed.tasks.map((t) => ({ ...t, formVersionId: t.formId === null ? undefined : current.get(t.formId) })) : parsed.tasks,
+  };
   const protocol = await db
     .insertInto('protocols')
     .values({ entity_id: entityId, code: `protocol-${u}`, name: `Protocol ${u}`, case_type: 'RADICACION_INTERNA', main_form_id: mainForm.id, draft: JSON.stringify(draft), published_version: 1 })
@@ -174,7 +192,7 @@ export async function makePublishedProtocol(
     .values({ entity_id: entityId, protocol_id: protocol.id, version: 1, definition: JSON.stringify(definition) })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db.updateTable('form_versions').set({ in_use: true }).where('id', '=', mainForm.versionId).execute();
+  await db.updateTable('form_versions').set({ in_use: true }).where('id', 'in', [mainForm.versionId, ...current.values()]).execute();
   return { ...protocol, versionId: version.id, formVersionId: mainForm.versionId };
 }
 
@@ -251,44 +269,10 @@ export async function makeAclAction(db: Db, entityId: number, overrides: { code?
  * current version (`formVersionId` in the version's definition, not in the
  * draft) and that version marked in use, so the engine gives the task its form.
  */
-export async function makePublishedProtocolWithForms(
+export function makePublishedProtocolWithForms(
   db: Db,
   entityId: number,
   options: { mainForm?: { id: number; versionId: number }; start: string[]; tasks: Array<Record<string, unknown>> },
 ) {
-  const { parseProtocolDefinition } = await import('../../core/workflow/protocol.js');
-  const u = unique();
-  const mainForm = options.mainForm ?? (await makeForm(db, entityId));
-  const draft = { start: options.start, tasks: options.tasks };
-  const parsed = parseProtocolDefinition(draft);
-  const formIds = [...new Set(parsed.tasks.flatMap((t) => (t.formId === null ? [] : [t.formId])))];
-  const current = new Map<number, number>();
-  if (formIds.length) {
-    const rows = await db
-      .selectFrom('form_versions as v')
-      .innerJoin('forms as f', 'f.id', 'v.form_id')
-      .whereRef('v.version', '=', 'f.current_version')
-      .where('f.entity_id', '=', entityId)
-      .where('f.id', 'in', formIds)
-      .select(['f.id as formId', 'v.id as versionId'])
-      .execute();
-    for (const r of rows) current.set(r.formId, r.versionId);
-  }
-  const definition = {
-    ...parsed,
-    mainFormVersionId: mainForm.versionId,
-    tasks: parsed.tasks.map((t) => ({ ...t, formVersionId: t.formId === null ? undefined : current.get(t.formId) })),
-  };
-  const protocol = await db
-    .insertInto('protocols')
-    .values({ entity_id: entityId, code: `protocol-${u}`, name: `Protocol ${u}`, case_type: 'RADICACION_INTERNA', main_form_id: mainForm.id, draft: JSON.stringify(draft), published_version: 1 })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const version = await db
-    .insertInto('protocol_versions')
-    .values({ entity_id: entityId, protocol_id: protocol.id, version: 1, definition: JSON.stringify(definition) })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db.updateTable('form_versions').set({ in_use: true }).where('id', 'in', [mainForm.versionId, ...current.values()]).execute();
-  return { ...protocol, versionId: version.id, formVersionId: mainForm.versionId };
+  return makePublishedProtocol(db, entityId, { ...options, freezeTaskForms: true });
 }
