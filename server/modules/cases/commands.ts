@@ -222,9 +222,14 @@ export async function submitCase(db: Db, env: EngineEnv, doer: Doer, caseId: num
   return c;
 }
 
-/** The owner submits their own draft. */
+/** The owner submits their own draft; anyone else's draft is NOT_FOUND, as reading it would be. */
 export async function submitDraft(db: Db, env: EngineEnv, actor: Actor, draftId: number, input: { data?: Record<string, unknown>; lang: Lang }): Promise<CaseRow> {
-  return submitCase(db, env, actor, draftId, input);
+  const c = await db.transaction().execute(async (trx) => {
+    await lockOwnDraft(trx, actor, draftId, actor.userId);
+    return submitCaseInTrx(trx, env, actor, draftId, input);
+  });
+  env.afterMail?.();
+  return c;
 }
 
 // ---------------------------------------------------------------- one case

@@ -217,9 +217,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['cases'], summary: 'Submit a draft: checked, numbered, and its first task started', params: s.idParams, body: s.submitDraftBody, response: { 200: s.submittedSchema } },
     },
     async (request) => {
-      const actor = actorOf(request);
-      await findDraft(app.db, actor, request.params.id);
-      const c = await submitDraft(app.db, app.engine, actor, request.params.id, { data: request.body.data, lang: request.lang });
+      const c = await submitDraft(app.db, app.engine, actorOf(request), request.params.id, { data: request.body.data, lang: request.lang });
       return { id: c.id, number: c.serial as string };
     },
   );
