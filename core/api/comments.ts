@@ -1,0 +1,164 @@
+/**
+ * The comments API's contract, shared by the server (its routes validate and
+ * serialise with these) and the browser (which takes its types from them
+ * through `Wire`).
+ *
+ * A comment belongs to a case and optionally to one of its tasks. It is plain
+ * text (never HTML), numbered per case (the spec's `nrocomentario`), with its
+ * author, date and the case's state when it was written. It is internal unless
+ * `visibleToApplicant`. It may tick documents of the checklist (the
+ * `definiciones` master) as missing or received, and mention staff of the
+ * tenant (who are notified in the app).
+ */
+import { z } from 'zod';
+import { CASE_STATES } from '../workflow/states.js';
+import { listQuery, listResponse } from './list.js';
+
+/** Longest comment accepted (characters, after trimming). */
+export const COMMENT_MAX = 5000;
+/** Most documents one comment may tick, and most people one comment may mention. */
+export const COMMENT_MAX_DOCUMENTS = 30;
+export const COMMENT_MAX_MENTIONS = 20;
+
+/** A document of the checklist as a comment or a review marks it. */
+export const DOCUMENT_MARKS = ['missing', 'received', 'accepted'] as const;
+export type DocumentMark = (typeof DOCUMENT_MARKS)[number];
+
+const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate');
+const documentCode = z.string().trim().min(1).max(100);
+
+/** What an actor may do on one comment (comments/policy.ts decides; the web shows buttons from it). */
+export const COMMENT_ACTIONS = ['edit', 'delete'] as const;
+export type CommentActionName = (typeof COMMENT_ACTIONS)[number];
+
+export const commentSchema = z.object({
+  id: z.number(),
+  caseId: z.number(),
+  caseNumber: z.string().nullable(),
+  taskId: z.number().nullable(),
+  taskName: z.string().nullable(),
+  /** Per case, from 1 (`nrocomentario`). */
+  number: z.number(),
+  body: z.string(),
+  visibleToApplicant: z.boolean(),
+  /** The case's state when the comment was written. */
+  caseState: z.enum(CASE_STATES),
+  authorId: z.number().nullable(),
+  authorName: z.string(),
+  /** Documents this comment ticked, with the mark it gave them (codes of the `definiciones` master, with their names). */
+  documents: z.array(z.object({ code: z.string(), name: z.string(), mark: z.enum(DOCUMENT_MARKS) })),
+  mentions: z.array(z.object({ id: z.number(), name: z.string() })),
+  createdAt: z.date(),
+  editedAt: z.date().nullable(),
+  /** Optimistic concurrency: send it back when editing. */
+  version: z.number(),
+  actions: z.array(z.enum(COMMENT_ACTIONS)),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** GET /api/cases/:id/comments (?taskId= narrows to one task's comments): the thread, oldest first. */
+export const commentThreadQuerySchema = z.strictObject({
+  taskId: z.coerce.number().int().positive().optional(),
+});
+export const commentThreadSchema = z.object({
+  items: z.array(commentSchema),
+  /** May this actor add a comment here (and tick documents / mention / make it internal)? */
+  canComment: z.boolean(),
+  canUseStaffTools: z.boolean(),
+});
+
+/** POST /api/cases/:id/comments. An applicant's own comment is always visible to them and may not tick documents or mention. */
+export const newCommentSchema = z.strictObject({
+  body: z.string().trim().min(1, 'validation.required').max(COMMENT_MAX, 'validation.tooLong'),
+  taskId: z.number().int().positive().optional(),
+  visibleToApplicant: z.boolean().default(false),
+  documents: z.array(z.strictObject({ code: documentCode, mark: z.enum(['missing', 'received']) })).max(COMMENT_MAX_DOCUMENTS).default([]),
+  /** Ids of staff users of the tenant named with @ in the body. */
+  mentions: z.array(z.number().int().positive()).max(COMMENT_MAX_MENTIONS).default([]),
+});
+export type NewComment = z.input<typeof newCommentSchema>;
+
+/** PATCH /api/comments/:id (the author, or the comments dashboard's editors). */
+export const editCommentSchema = z.strictObject({
+  version: z.number().int().min(1),
+  body: z.string().trim().min(1, 'validation.required').max(COMMENT_MAX, 'validation.tooLong'),
+  visibleToApplicant: z.boolean().optional(),
+});
+export type EditComment = z.infer<typeof editCommentSchema>;
+
+/** One row of the document checklist of a case: its latest mark, from a comment or a review. */
+export const checklistItemSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  mark: z.enum(DOCUMENT_MARKS).nullable(),
+  /** The comment that gave the latest mark (null when a review accepted it, or no mark yet). */
+  commentNumber: z.number().nullable(),
+  fileId: z.string().nullable(),
+  byName: z.string().nullable(),
+  at: z.date().nullable(),
+});
+/** GET /api/cases/:id/checklist. */
+export const checklistSchema = z.object({ items: z.array(checklistItemSchema) });
+
+/** POST /api/cases/:id/checklist/:code/accept: the document review's `accept_doc`. */
+export const acceptDocumentSchema = z.strictObject({ fileId: z.string().min(1).max(100).optional() });
+
+/** Quick comments: predefined texts per tenant, in the user's language (GET /api/comments/quick). */
+export const quickCommentSchema = z.object({ code: z.string(), text: z.string() });
+export const quickCommentsSchema = z.object({ items: z.array(quickCommentSchema) });
+
+/** GET /api/comments/mentionable?search=: staff of the tenant that may be mentioned. */
+export const mentionQuerySchema = z.strictObject({ search: z.string().trim().max(100).optional() });
+export const mentionablesSchema = z.object({ items: z.array(z.object({ id: z.number(), name: z.string(), email: z.string() })) });
+
+/** GET /api/comments: the comments dashboard (target `dashboard_comments`). */
+export const commentFiltersSchema = listQuery(['created_at', 'case_number', 'author']).extend({
+  from: dateText.optional(),
+  to: dateText.optional(),
+  authorId: z.coerce.number().int().positive().optional(),
+  caseNumber: z.string().trim().max(100).optional(),
+});
+export type CommentFilters = z.infer<typeof commentFiltersSchema>;
+export const commentListSchema = listResponse(commentSchema);
+
+/** Tracking shapes (spec section 4) for the reports. Filters: days in the tenant's zone. */
+export const trackingQuerySchema = z.strictObject({
+  from: dateText.optional(),
+  to: dateText.optional(),
+  protocolId: z.coerce.number().int().positive().optional(),
+});
+/** GET /api/comments/tracking/cases: one row per comment. */
+export const caseTrackingRowSchema = z.object({
+  docnumber: z.string().nullable(),
+  docdate: z.date().nullable(),
+  status: z.enum(CASE_STATES),
+  fecha: z.date(),
+  nombre: z.string(),
+  comentario: z.string(),
+  nrocomentario: z.number(),
+});
+/** GET /api/comments/tracking/users: per user, application and kind of action, a count. */
+export const userTrackingRowSchema = z.object({
+  usuario_id: z.number(),
+  nombre: z.string(),
+  application_number: z.string().nullable(),
+  accion: z.string(),
+  tipo: z.string(),
+  total: z.number(),
+});
+export const caseTrackingSchema = z.object({ items: z.array(caseTrackingRowSchema) });
+export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchema) });
+
+/** In-app notifications (a mention today; the email issue adds more kinds). GET /api/notifications. */
+export const NOTIFICATION_KINDS = ['mention'] as const;
+export const notificationSchema = z.object({
+  id: z.number(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  caseId: z.number().nullable(),
+  caseNumber: z.string().nullable(),
+  commentId: z.number().nullable(),
+  byName: z.string().nullable(),
+  createdAt: z.date(),
+  readAt: z.date().nullable(),
+});
+export const notificationListSchema = z.object({ items: z.array(notificationSchema), unread: z.number() });
