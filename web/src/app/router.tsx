@@ -24,6 +24,7 @@ const RolesPage = lazyPage(() => import('../features/acl/RolesPage.js'));
 const RulesPage = lazyPage(() => import('../features/acl/RulesPage.js'));
 const UsersPage = lazyPage(() => import('../features/users/UsersPage.js'));
 const BlockedUsersPage = lazyPage(() => import('../features/users/BlockedUsersPage.js'));
+const CommentsDashboardPage = lazyPage(() => import('../features/comments/CommentsDashboardPage.js'));
 // Forms and master data.
 const FormsListPage = lazyPage(() => import('../features/forms/FormsListPage.js'));
 const FormBuilderPage = lazyPage(() => import('../features/forms/builder/FormBuilderPage.js'));
@@ -80,6 +81,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/main/acl_roles', element: <RolesPage />, handle: page('menu.aclRoles', 'acl_roles') },
           { path: '/main/acl_reglas', element: <RulesPage />, handle: page('menu.aclRules', 'acl_reglas') },
           { path: '/acl/users', element: <UsersPage />, handle: page('menu.aclUsers', 'acl_usuarios') },
+          { path: '/dashboard/comments', element: <CommentsDashboardPage />, handle: page('menu.comments', 'dashboard_comments') },
           {
             path: '/dashboard/blocked-users',
             element: <BlockedUsersPage />,

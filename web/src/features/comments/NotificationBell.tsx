@@ -1,0 +1,80 @@
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
+import Badge from '@mui/material/Badge';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatDateTime } from '../../../../core/dates.js';
+import { useSession } from '../../app/session/session.js';
+import { type AppNotification, useMarkNotificationsRead, useNotifications } from './api.js';
+
+/**
+ * The bell of the top bar: how many notifications are unread, and a menu of
+ * them (a mention links to its case and is marked read when opened). Hidden
+ * when the notifications cannot be read.
+ */
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const menuId = useId();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const query = useNotifications();
+  const markRead = useMarkNotificationsRead();
+  const data = query.data;
+  if (!data) return null;
+  const close = () => setAnchor(null);
+  const text = (n: AppNotification) => t('notifications.mention', { name: n.byName ?? '—', number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : '') });
+  const open = (n: AppNotification) => {
+    close();
+    if (!n.readAt) markRead.mutate(n.id);
+  };
+
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-label={t('notifications.label', { count: data.unread })}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? true : undefined}
+        aria-controls={anchor ? menuId : undefined}
+      >
+        <Badge badgeContent={data.unread} color="error" max={99}>
+          <NotificationsOutlined />
+        </Badge>
+      </IconButton>
+      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close} slotProps={{ paper: { sx: { maxWidth: 360, maxHeight: 420 } } }}>
+        {data.items.length === 0 && <MenuItem disabled>{t('notifications.empty')}</MenuItem>}
+        {data.items.map((n) => (
+          <MenuItem
+            key={n.id}
+            {...(n.caseId ? { component: Link, to: `/cases/${n.caseId}` } : {})}
+            onClick={() => open(n)}
+            sx={{ whiteSpace: 'normal', fontWeight: n.readAt ? 'normal' : 'bold' }}
+          >
+            <ListItemText
+              primary={text(n)}
+              secondary={formatDateTime(n.createdAt, session.user.timeZone)}
+              slotProps={{ primary: { sx: { fontWeight: 'inherit' } } }}
+            />
+          </MenuItem>
+        ))}
+        {data.unread > 0 && <Divider />}
+        {data.unread > 0 && (
+          <MenuItem
+            onClick={() => {
+              close();
+              markRead.mutate(undefined);
+            }}
+          >
+            {t('notifications.markAllRead')}
+          </MenuItem>
+        )}
+      </Menu>
+    </>
+  );
+}
