@@ -47,6 +47,11 @@ export const errorCatalog = {
   DOCUMENTS_REQUIRED: { status: 422, key: 'cases.errors.documentsRequired' },
   DUPLICATE_CASE: { status: 409, key: 'cases.errors.duplicate' },
   STALE_DRAFT: { status: 409, key: 'cases.errors.stale' },
+  // comments
+  INVALID_MENTION: { status: 400, key: 'commentErrors.invalidMention' },
+  UNKNOWN_DOCUMENT: { status: 400, key: 'commentErrors.unknownDocument' },
+  TASK_NOT_OF_CASE: { status: 400, key: 'commentErrors.taskNotOfCase' },
+  UNKNOWN_FILE: { status: 400, key: 'commentErrors.unknownFile' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },

@@ -30,6 +30,8 @@ import { teamRoutes } from './modules/teams/routes.js';
 import { taskRoutes } from './modules/tasks/routes.js';
 import { protocolRoutes } from './modules/protocols/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
+import { commentRoutes } from './modules/comments/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
 import { APP_VERSION } from './version.js';
@@ -132,6 +134,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(taskRoutes);
   await app.register(protocolRoutes);
   await app.register(caseRoutes);
+  await app.register(commentRoutes);
+  await app.register(notificationRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {

@@ -73,6 +73,18 @@ export interface CaseCounters {
   project_id: number;
 }
 
+export interface CaseDocumentMarks {
+  case_id: number;
+  code: string;
+  comment_id: number | null;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  file_id: string | null;
+  id: Generated<number>;
+  mark: 'missing' | 'received' | 'accepted';
+  user_id: number | null;
+}
+
 export interface CaseEvents {
   action: string;
   application_number: string | null;
@@ -82,7 +94,7 @@ export interface CaseEvents {
   entity_id: number;
   id: Generated<number>;
   task_id: number | null;
-  type: 'case' | 'task' | 'field';
+  type: 'case' | 'task' | 'field' | 'comment' | 'document';
   user_id: number | null;
 }
 
@@ -151,6 +163,28 @@ export interface Cases {
   state: Generated<CaseState>;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
+}
+
+export interface CommentMentions {
+  comment_id: number;
+  entity_id: number;
+  user_id: number;
+}
+
+export interface Comments {
+  author_id: number | null;
+  body: string;
+  case_id: number;
+  case_state: CaseState;
+  created_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+  edited_at: Timestamp | null;
+  entity_id: number;
+  id: Generated<number>;
+  number: number;
+  task_id: number | null;
+  version: Generated<number>;
+  visible_to_applicant: Generated<boolean>;
 }
 
 export interface Entities {
@@ -242,6 +276,18 @@ export interface Masters {
   parent_id: number | null;
   public: Generated<boolean>;
   system: Generated<boolean>;
+}
+
+export interface Notifications {
+  by_user_id: number | null;
+  case_id: number | null;
+  comment_id: number | null;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  id: Generated<number>;
+  kind: 'mention';
+  read_at: Timestamp | null;
+  user_id: number;
 }
 
 export interface PasswordResets {
@@ -394,11 +440,14 @@ export interface DB {
   auth_throttle: AuthThrottle;
   captcha_used: CaptchaUsed;
   case_counters: CaseCounters;
+  case_document_marks: CaseDocumentMarks;
   case_events: CaseEvents;
   case_exports: CaseExports;
   case_imports: CaseImports;
   case_participants: CaseParticipants;
   cases: Cases;
+  comment_mentions: CommentMentions;
+  comments: Comments;
   entities: Entities;
   external_hosts: ExternalHosts;
   files: Files;
@@ -407,6 +456,7 @@ export interface DB {
   mail_outbox: MailOutbox;
   master_items: MasterItems;
   masters: Masters;
+  notifications: Notifications;
   password_resets: PasswordResets;
   projects: Projects;
   protocol_versions: ProtocolVersions;

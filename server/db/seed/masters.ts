@@ -6,6 +6,8 @@ export const SYSTEM_MASTERS = [
   { code: 'municipios', name: 'Municipios', public: true, parent: 'departamentos' },
   { code: 'definiciones', name: 'Definiciones', public: true, parent: null },
   { code: 'funciones', name: 'Funciones', public: false, parent: null },
+  /** Quick comments (issue 15): `name` in English, `extra.es` in Spanish; served in the reader's language. */
+  { code: 'comentarios_rapidos', name: 'Comentarios rápidos', public: false, parent: null },
 ] as const;
 
 export async function seedEntityMasters(db: Db, entityId: number): Promise<void> {
@@ -45,6 +47,14 @@ const INCOME_SOURCES: Array<[string, string]> = [
 ];
 const FUNCIONES: Array<[string, string]> = [['intake', 'Intake'], ['review', 'Document review'], ['eligibility', 'Eligibility'], ['payments', 'Payments']];
 
+/** Quick comments: code, English, Spanish. */
+const QUICK_COMMENTS: Array<[string, string, string]> = [
+  ['missing_docs', 'Some documents are missing: please upload them from your application page.', 'Faltan documentos: súbalos desde la página de su solicitud.'],
+  ['illegible', 'A document is not legible: please upload a clearer copy.', 'Un documento no es legible: suba una copia más clara.'],
+  ['docs_received', 'We received your documents and are reviewing them.', 'Recibimos sus documentos y los estamos revisando.'],
+  ['ready_for_review', 'The file is complete and ready for review.', 'El expediente está completo y listo para revisión.'],
+];
+
 /** The demo region and definitions, so selects have something to offer from the first minute. */
 export async function seedDemoMasterItems(db: Db, entityId: number): Promise<void> {
   const masters = new Map((await db.selectFrom('masters').where('entity_id', '=', entityId).select(['id', 'code']).execute()).map((m) => [m.code, m.id]));
@@ -62,6 +72,10 @@ export async function seedDemoMasterItems(db: Db, entityId: number): Promise<voi
   await put('document_types', DOCUMENT_TYPES);
   await put('income_sources', INCOME_SOURCES);
   await put('funciones', FUNCIONES);
+  await db
+    .insertInto('master_items')
+    .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: en, extra: JSON.stringify({ es }) })))
+    .execute();
   const deps = new Map(
     (await db.selectFrom('master_items').where('master_id', '=', masters.get('departamentos') as number).select(['id', 'code']).execute()).map((d) => [d.code, d.id]),
   );

@@ -26,7 +26,7 @@ function searchRows(filters: string | undefined): SearchRow[] {
  * The tenant's time zone, in which the filter's days are read: the actor's
  * project's, else the tenant's default project's. One subquery, planned once.
  */
-function tenantTimeZone(actor: Actor) {
+export function tenantTimeZone(actor: Actor) {
   return sql<string>`coalesce(
     (select p.time_zone from projects p where p.id = ${actor.projectId ?? 0} and p.entity_id = ${actor.entityId}),
     (select p.time_zone from projects p where p.entity_id = ${actor.entityId} order by p.is_default desc, p.id limit 1),

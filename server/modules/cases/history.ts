@@ -14,7 +14,7 @@ export interface CaseEvent {
   doer: Doer | null;
   number: string | null;
   action: string;
-  type: 'case' | 'task' | 'field';
+  type: 'case' | 'task' | 'field' | 'comment' | 'document';
   detail?: Record<string, unknown>;
 }
 
