@@ -4,3 +4,4 @@ export { type Fact, FactsList } from './FactsList.js';
 export { FormDialog } from './FormDialog.js';
 export { type QueryLike, QueryState } from './QueryState.js';
 export { Section } from './Section.js';
+export { FilterBar, FilterMultiSelect, FilterSelect, filterFieldSx } from './FilterBar.js';

@@ -5,7 +5,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import i18n from '../../i18n/index.js';
 import { setScreenWidth } from '../../test/utils.js';
-import { ActionToolbar, FactsList, FormDialog, QueryState, Section } from './index.js';
+import { ActionToolbar, FactsList, FilterBar, FilterMultiSelect, FilterSelect, FormDialog, QueryState, Section } from './index.js';
 
 beforeAll(async () => {
   await i18n.changeLanguage('en');
@@ -123,5 +123,80 @@ describe('FormDialog', () => {
       </FormDialog>,
     );
     expect(screen.getByRole('button', { name: /Reject task/ })).toBeDisabled();
+  });
+});
+
+describe('FilterBar', () => {
+  const bar = (props: { clearable?: boolean; onClear?: () => void } = {}) => (
+    <FilterBar search={<TextField label="Search" />} narrowing={2} actions={<button type="button">Advanced</button>} {...props}>
+      <TextField label="State" />
+      <TextField label="Team" />
+    </FilterBar>
+  );
+
+  test('on a wide screen the search, the filters and the buttons share one row; Clear shows while something narrows', () => {
+    setScreenWidth(1200);
+    const onClear = vi.fn();
+    const { rerender } = render(bar({ onClear, clearable: false }));
+    expect(screen.getByRole('textbox', { name: 'State' })).toBeVisible();
+    expect(screen.getByRole('textbox', { name: 'Team' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Advanced' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Filters/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+    rerender(bar({ onClear, clearable: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(onClear).toHaveBeenCalledOnce();
+  });
+
+  test('on a phone the filters fold behind a Filters button that counts them and opens them under the bar', () => {
+    setScreenWidth(390);
+    render(bar());
+    expect(screen.getByRole('textbox', { name: 'Search' })).toBeVisible();
+    expect(screen.queryByRole('textbox', { name: 'State' })).not.toBeInTheDocument();
+    const toggle = screen.getByRole('button', { name: 'Filters (2)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const panel = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(panel).not.toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(within(panel!).getByRole('textbox', { name: 'State' })).toBeVisible();
+    expect(within(panel!).getByRole('textbox', { name: 'Team' })).toBeVisible();
+  });
+});
+
+describe('FilterSelect and FilterMultiSelect', () => {
+  test('one value or all of them; a value no longer offered shows as all', () => {
+    setScreenWidth(1200);
+    const onChange = vi.fn();
+    const options = [
+      { value: '1', label: 'Housing' },
+      { value: '2', label: 'Grants' },
+    ];
+    const { rerender } = render(<FilterSelect label="Protocol" value="9" allLabel="All protocols" options={options} onChange={onChange} />);
+    const select = screen.getByRole('combobox', { name: 'Protocol' });
+    expect(select).toHaveTextContent('All protocols');
+    fireEvent.mouseDown(select);
+    fireEvent.click(screen.getByRole('option', { name: 'Grants' }));
+    expect(onChange).toHaveBeenCalledWith('2');
+    rerender(<FilterSelect label="Protocol" value="2" allLabel="All protocols" options={options} onChange={onChange} />);
+    expect(screen.getByRole('combobox', { name: 'Protocol' })).toHaveTextContent('Grants');
+  });
+
+  test('several values, each a checkbox, named together; none says all', () => {
+    setScreenWidth(1200);
+    const onChange = vi.fn();
+    const options = [
+      { value: 'OPEN', label: 'Open' },
+      { value: 'CLOSED', label: 'Closed' },
+    ];
+    const { rerender } = render(<FilterMultiSelect label="State" value={[]} allLabel="All states" options={options} onChange={onChange} />);
+    expect(screen.getByRole('combobox', { name: 'State' })).toHaveTextContent('All states');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'State' }));
+    fireEvent.click(screen.getByRole('option', { name: 'Closed' }));
+    expect(onChange).toHaveBeenCalledWith(['CLOSED']);
+    // The menu of a multiple choice stays open for the next one until Escape.
+    fireEvent.keyDown(screen.getByRole('listbox'), { key: 'Escape' });
+    rerender(<FilterMultiSelect label="State" value={['OPEN', 'CLOSED']} allLabel="All states" options={options} onChange={onChange} />);
+    expect(screen.getByRole('combobox', { name: 'State' })).toHaveTextContent('Open, Closed');
   });
 });

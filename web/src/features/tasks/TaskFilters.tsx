@@ -1,12 +1,8 @@
-import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateLabelKey, TASK_STATES, type TaskState } from '../../../../core/workflow/states.js';
 import { useCan } from '../../app/session/session.js';
+import { FilterBar, FilterMultiSelect, FilterSelect } from '../../components/page/index.js';
 import { SearchField } from '../../components/table/SearchField.js';
 import { useProtocolOptions } from '../protocols/api.js';
 import { useTeamOptions } from '../teams/api.js';
@@ -36,76 +32,50 @@ interface TaskFiltersProps {
   onSearch: (text: string) => void;
 }
 
-const fieldSx = { minWidth: 180, width: { xs: '100%', sm: 'auto' } };
-
 /** Search, states (several), protocol, team and overdue: the filters of /tasks and /admin-tasks. */
 export function TaskFilters({ filters, onChange, onSearch }: TaskFiltersProps) {
   const { t } = useTranslation();
   const can = useCan();
   const protocols = useProtocolOptions(can('wf_protocolos', 'show'));
   const teams = useTeamOptions(can('wf_equipos', 'show'));
+  const narrowing = filters.states.length + [filters.protocolId, filters.teamId, filters.overdue].filter((v) => v !== '').length;
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
-      <SearchField onSearch={onSearch} label={t('tasks.search')} />
-      <TextField
-        select
-        size="small"
+    <FilterBar search={<SearchField onSearch={onSearch} label={t('tasks.search')} />} narrowing={narrowing}>
+      <FilterMultiSelect<TaskState>
         label={t('tasks.state')}
         value={filters.states}
-        onChange={(event) => {
-          const value = event.target.value as unknown as TaskState[] | string;
-          onChange({ states: (typeof value === 'string' ? value.split(',') : value) as TaskState[] });
-        }}
-        slotProps={{
-          select: {
-            multiple: true,
-            renderValue: (selected) => ((selected as TaskState[]).length ? (selected as TaskState[]).map((s) => t(stateLabelKey(s))).join(', ') : t('tasks.allStates')),
-            displayEmpty: true,
-          },
-          inputLabel: { shrink: true },
-        }}
-        sx={{ ...fieldSx, maxWidth: { sm: 320 } }}
-      >
-        {TASK_STATES.map((state) => (
-          <MenuItem key={state} value={state} dense>
-            <Checkbox size="small" checked={filters.states.includes(state)} sx={{ py: 0 }} />
-            <ListItemText primary={t(stateLabelKey(state))} />
-          </MenuItem>
-        ))}
-      </TextField>
+        allLabel={t('tasks.allStates')}
+        options={TASK_STATES.map((state) => ({ value: state, label: t(stateLabelKey(state)) }))}
+        onChange={(states) => onChange({ states })}
+      />
       {protocols.data && (
-        <TextField select size="small" label={t('tasks.protocol')} value={filters.protocolId} onChange={(event) => onChange({ protocolId: event.target.value })} sx={fieldSx}>
-          <MenuItem value="">{t('tasks.allProtocols')}</MenuItem>
-          {protocols.data.items.map((protocol) => (
-            <MenuItem key={protocol.id} value={String(protocol.id)}>
-              {protocol.name}
-            </MenuItem>
-          ))}
-        </TextField>
+        <FilterSelect
+          label={t('tasks.protocol')}
+          value={filters.protocolId}
+          allLabel={t('tasks.allProtocols')}
+          options={protocols.data.items.map((protocol) => ({ value: String(protocol.id), label: protocol.name }))}
+          onChange={(protocolId) => onChange({ protocolId })}
+        />
       )}
       {teams.data && (
-        <TextField select size="small" label={t('tasks.team')} value={filters.teamId} onChange={(event) => onChange({ teamId: event.target.value })} sx={fieldSx}>
-          <MenuItem value="">{t('teams.allTeams')}</MenuItem>
-          {teams.data.items.map((team) => (
-            <MenuItem key={team.id} value={String(team.id)}>
-              {team.name}
-            </MenuItem>
-          ))}
-        </TextField>
+        <FilterSelect
+          label={t('tasks.team')}
+          value={filters.teamId}
+          allLabel={t('teams.allTeams')}
+          options={teams.data.items.map((team) => ({ value: String(team.id), label: team.name }))}
+          onChange={(teamId) => onChange({ teamId })}
+        />
       )}
-      <TextField
-        select
-        size="small"
+      <FilterSelect<'true' | 'false'>
         label={t('tasks.overdue')}
         value={filters.overdue}
-        onChange={(event) => onChange({ overdue: event.target.value as TaskFilterValues['overdue'] })}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        sx={fieldSx}
-      >
-        <MenuItem value="">{t('tasks.overdueAll')}</MenuItem>
-        <MenuItem value="true">{t('tasks.overdueOnly')}</MenuItem>
-        <MenuItem value="false">{t('tasks.onTime')}</MenuItem>
-      </TextField>
-    </Box>
+        allLabel={t('tasks.overdueAll')}
+        options={[
+          { value: 'true', label: t('tasks.overdueOnly') },
+          { value: 'false', label: t('tasks.onTime') },
+        ]}
+        onChange={(overdue) => onChange({ overdue })}
+      />
+    </FilterBar>
   );
 }
