@@ -5,3 +5,5 @@ export { FormDialog } from './FormDialog.js';
 export { type QueryLike, QueryState } from './QueryState.js';
 export { Section } from './Section.js';
 export { FilterBar, FilterMultiSelect, FilterSelect, filterFieldSx } from './FilterBar.js';
+export { CsvFileStep, importProblem } from './CsvFileStep.js';
+export { type ImportProblem, ImportProblemsTable } from './ImportProblemsTable.js';

@@ -4,8 +4,9 @@ import TextField from '@mui/material/TextField';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import i18n from '../../i18n/index.js';
+import { ApiError } from '../../lib/api.js';
 import { setScreenWidth } from '../../test/utils.js';
-import { ActionToolbar, FactsList, FilterBar, FilterMultiSelect, FilterSelect, FormDialog, QueryState, Section } from './index.js';
+import { ActionToolbar, CsvFileStep, FactsList, FilterBar, FilterMultiSelect, FilterSelect, FormDialog, ImportProblemsTable, QueryState, Section } from './index.js';
 
 beforeAll(async () => {
   await i18n.changeLanguage('en');
@@ -198,5 +199,60 @@ describe('FilterSelect and FilterMultiSelect', () => {
     fireEvent.keyDown(screen.getByRole('listbox'), { key: 'Escape' });
     rerender(<FilterMultiSelect label="State" value={['OPEN', 'CLOSED']} allLabel="All states" options={options} onChange={onChange} />);
     expect(screen.getByRole('combobox', { name: 'State' })).toHaveTextContent('Open, Closed');
+  });
+});
+
+describe('CsvFileStep', () => {
+  const fileInput = () => {
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('no file input');
+    return input;
+  };
+
+  test('says what the file holds, hands over the chosen file and shows its name; a refusal says the server\'s first problem', () => {
+    const onFile = vi.fn();
+    const { rerender } = render(<CsvFileStep help="Columns code and name" onFile={onFile} />);
+    expect(screen.getByText('Columns code and name')).toBeInTheDocument();
+    expect(fileInput()).toHaveAttribute('accept', '.csv,text/csv');
+    const file = new File(['code,name\n'], 'items.csv', { type: 'text/csv' });
+    fireEvent.change(fileInput(), { target: { files: [file] } });
+    expect(onFile).toHaveBeenCalledWith(file);
+    const refused = new ApiError(422, 'VALIDATION', 'Some values are not valid', [{ path: 'file', message: 'The file is not UTF-8 text' }]);
+    rerender(<CsvFileStep help="Columns code and name" onFile={onFile} fileName="items.csv" error={refused} />);
+    expect(screen.getByText('items.csv')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('The file is not UTF-8 text');
+  });
+
+  test('the button opens the picker only when the choices before the file are made', () => {
+    const ready = vi.fn(() => false);
+    render(<CsvFileStep help="Help" onFile={() => {}} ready={ready} />);
+    const click = vi.spyOn(fileInput(), 'click');
+    fireEvent.click(screen.getByRole('button', { name: 'Choose a CSV file' }));
+    expect(ready).toHaveBeenCalledOnce();
+    expect(click).not.toHaveBeenCalled();
+    ready.mockReturnValue(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Choose a CSV file' }));
+    expect(click).toHaveBeenCalledOnce();
+  });
+});
+
+describe('ImportProblemsTable', () => {
+  test('a table named by its heading: line, where, message', () => {
+    render(
+      <ImportProblemsTable
+        title="Rows with problems (2)"
+        whereLabel="Column"
+        problems={[
+          { line: 4, where: 'name', message: 'This field is required' },
+          { line: 5, where: 'parent', message: 'You must choose an option' },
+        ]}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Rows with problems (2)' });
+    expect(within(table).getAllByRole('row').map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
+      ['Line', 'Column', 'Message'],
+      ['4', 'name', 'This field is required'],
+      ['5', 'parent', 'You must choose an option'],
+    ]);
   });
 });

@@ -90,7 +90,7 @@ describe('CSV import from /cases', () => {
     expect(within(dialog).getByText('Rows with errors (will not be imported): 3')).toBeInTheDocument();
     const errors = within(dialog).getByRole('table', { name: 'Rows with errors: 3' });
     expect(within(errors).getAllByRole('row').map((r) => r.textContent)).toEqual([
-      'RowFieldProblem',
+      'LineFieldMessage',
       '11First nameThis field is required',
       '501First nameThis field is required',
       '1000emailInvalid email address',

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { importProblem } from '../../../components/page/index.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import {
   type ImportJob,
@@ -26,7 +27,7 @@ import {
 } from '../api.js';
 import { ImportColumnsStep } from './ImportColumnsStep.js';
 import { ImportFileStep } from './ImportFileStep.js';
-import { guessMapping, guessRef, problemOf } from './importMapping.js';
+import { guessMapping, guessRef } from './importMapping.js';
 import { CheckSummary, RowErrors, RunReport } from './ImportReports.js';
 
 const STEPS = ['file', 'columns', 'check', 'run'] as const;
@@ -161,7 +162,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
             {dryRun.data.errors.length > 0 && <RowErrors title={t('caseList.import.dryErrors', { count: new Set(dryRun.data.errors.map((e) => e.line)).size })} errors={dryRun.data.errors} labelOf={labelOf} />}
             {run.isError && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                {problemOf(run.error)}
+                {importProblem(run.error)}
               </Alert>
             )}
           </Box>

@@ -1,15 +1,9 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ImportProblemsTable } from '../../../components/page/index.js';
 import type { DryRunResult, ImportJob, RowError } from '../api.js';
 
 /** What the dry run found: rows checked, valid, imported before, bad. */
@@ -26,36 +20,15 @@ export function CheckSummary({ result, total }: { result: DryRunResult; total: n
   );
 }
 
-/** The bad rows, one line each: line number, field, message. */
+/** The bad rows, one line each: line number, the form's field, message. */
 export function RowErrors({ title, errors, labelOf }: { title: string; errors: RowError[]; labelOf: (name: string | null) => string }) {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Box sx={{ mt: 2 }}>
-      <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {title}
-      </Typography>
-      <TableContainer sx={{ maxHeight: 320, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        <Table size="small" stickyHeader aria-labelledby={titleId}>
-          <TableHead>
-            <TableRow>
-              <TableCell sx={{ fontWeight: 600 }}>{t('caseList.import.line')}</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{t('caseList.import.field')}</TableCell>
-              <TableCell sx={{ fontWeight: 600 }}>{t('caseList.import.message')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {errors.map((error) => (
-              <TableRow key={`${error.line}:${error.field}:${error.message}`}>
-                <TableCell>{error.line}</TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{labelOf(error.field?.split('.')[0] ?? null) || error.field}</TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{error.message}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    </Box>
+    <ImportProblemsTable
+      title={title}
+      whereLabel={t('caseList.import.field')}
+      problems={errors.map((error) => ({ line: error.line, where: labelOf(error.field?.split('.')[0] ?? null) || error.field, message: error.message }))}
+    />
   );
 }
 

@@ -1,8 +1,4 @@
-import { ApiError, errorMessage } from '../../../lib/api.js';
 import type { ImportJob } from '../api.js';
-
-/** The first message the server gave about a refused request (the file, a column), else its message. */
-export const problemOf = (error: unknown) => (error instanceof ApiError && error.details[0]?.message) || errorMessage(error);
 
 const normal = (text: string) => text.trim().toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[\s_-]+/g, '');
 
