@@ -199,10 +199,15 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
     const role = await makeRole(db, entity.id, { rules: { wf_casos: ['show'] } });
     const action = await makeAclAction(db, entity.id);
     const module = await db.selectFrom('acl_modules').where('entity_id', '=', entity.id).select('id').orderBy('id').executeTakeFirstOrThrow();
+    const comment = await db
+      .insertInto('comments')
+      .values({ entity_id: entity.id, case_id: task.case_id, number: 1, body: 'Walker comment', case_state: 'PENDING', author_id: admin.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     records.push(
       ['/api/cases/:id', task.case_id], ['/api/cases/drafts/:id', draft.id], ['/api/tasks/:id', task.id], ['/api/protocols/:id', protocol.id], ['/api/forms/:id', form.id],
       ['/api/teams/:id', team.id], ['/api/team-members/:id', member.id], ['/api/users/:id', user.id], ['/api/acl/roles/:id', role.id], ['/api/acl/actions/:id', action.id],
-      ['/api/acl/modules/:id', module.id], ['/api/masters/:code/items/:id', item.id],
+      ['/api/acl/modules/:id', module.id], ['/api/masters/:code/items/:id', item.id], ['/api/comments/:id', comment.id],
     );
     ({ sid } = await login(w, admin.email, 'Demo12345'));
   });
