@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../components/LanguageSwitch.js';
+import { NotificationBell } from '../../features/comments/NotificationBell.js';
 import { useProjectSettings } from '../project/projectSettings.js';
 import { signOut, useSessionUser } from '../session/session.js';
 import { SupportHint } from './SupportHint.js';
@@ -44,6 +45,7 @@ export function TopBar({ aboveMenu, menuOpen, menuId, onToggleMenu }: TopBarProp
         </Typography>
         <SupportHint phone={settings.supportPhone} />
         <LanguageSwitch />
+        <NotificationBell />
         <UserMenu name={user.name} onExit={() => void signOut(queryClient, 'exit')} />
       </Toolbar>
     </AppBar>

@@ -43,6 +43,7 @@ describe('route patterns', () => {
       '/main/acl_roles',
       '/main/acl_reglas',
       '/acl/users',
+      '/dashboard/comments',
       '/dashboard/blocked-users',
       '/formularios',
       '/formularios/nuevo',
@@ -112,6 +113,7 @@ describe('SideMenu', () => {
     expect(links).toEqual(
       expect.arrayContaining([
         ['Unlock users', '/dashboard/blocked-users'],
+        ['Comments', '/dashboard/comments'],
         ['Actions', '/main/acl_acciones/'],
         ['Modules', '/main/acl_objetos/'],
         ['Roles', '/main/acl_roles/'],

@@ -25,7 +25,8 @@ export function NotificationBell() {
   const query = useNotifications();
   const markRead = useMarkNotificationsRead();
   const data = query.data;
-  if (!data) return null;
+  // The bar must never fail for the bell's sake: an answer of another shape hides it like an error does.
+  if (!data || !Array.isArray(data.items) || typeof data.unread !== 'number') return null;
   const close = () => setAnchor(null);
   const text = (n: AppNotification) => t('notifications.mention', { name: n.byName ?? '—', number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : '') });
   const open = (n: AppNotification) => {
