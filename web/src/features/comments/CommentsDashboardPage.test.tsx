@@ -99,7 +99,7 @@ describe('/dashboard/comments', () => {
     });
   });
 
-  test('on a phone each comment is a card with its buttons', async () => {
+  test('on a phone each comment is a card with its buttons, and the filters fold behind one button', async () => {
     setScreenWidth(390);
     const fetchMock = serve([comment()]);
     renderApp('/dashboard/comments');
@@ -107,6 +107,12 @@ describe('/dashboard/comments', () => {
     const card = (await within(list).findAllByRole('listitem'))[0] as HTMLElement;
     expect(within(card).getByText('Lease received, thanks')).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    // The filters fold behind one button.
+    const toggle = screen.getByRole('button', { name: 'Filters' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('textbox', { name: 'Case number' })).toBeInTheDocument();
     fireEvent.click(within(card).getByRole('button', { name: 'Delete: comment #3 of case 000042' }));
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete comment #3?' })).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/comments/1', expect.objectContaining({ method: 'DELETE' })));

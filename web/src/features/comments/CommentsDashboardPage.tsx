@@ -13,6 +13,7 @@ import { Link as RouterLink } from 'react-router';
 import { formatDateTime } from '../../../../core/dates.js';
 import { useSession } from '../../app/session/session.js';
 import { DateFilterField } from '../../components/form/DateFilterField.js';
+import { FilterBar, filterFieldSx } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
 import { ListError } from '../../components/table/ListError.js';
@@ -60,7 +61,7 @@ function AuthorFilter({ value, onChange }: { value: Mentionable | null; onChange
       noOptionsText={t('comments.dashboard.noUsers')}
       loadingText={t('common.loading')}
       renderInput={(params) => <TextField {...params} label={t('comments.dashboard.author')} />}
-      sx={{ width: { xs: '100%', sm: 240 } }}
+      sx={{ ...filterFieldSx, minWidth: 220 }}
     />
   );
 }
@@ -147,18 +148,23 @@ export default function CommentsDashboardPage() {
     <>
       <PageHeader title={t('menu.comments')} />
       <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
-        <Box role="search" aria-label={t('comments.dashboard.filters')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2, '& > *': { flexShrink: 0 } }}>
-          <SearchField onSearch={list.setSearch} label={t('comments.dashboard.text')} />
-          <DateFilterField label={t('comments.dashboard.from')} value={from} onChange={setFrom} max={to || undefined} sx={{ width: { xs: '100%', sm: 170 } }} />
-          <DateFilterField label={t('comments.dashboard.to')} value={to} onChange={setTo} min={from || undefined} sx={{ width: { xs: '100%', sm: 170 } }} />
-          <AuthorFilter value={author} onChange={setAuthor} />
-          <TextField
-            size="small"
-            label={t('comments.dashboard.caseNumber')}
-            value={caseText}
-            onChange={(event) => setCaseText(event.target.value)}
-            sx={{ width: { xs: '100%', sm: 170 } }}
-          />
+        <Box role="search" aria-label={t('comments.dashboard.filters')} sx={{ mb: 2 }}>
+          <FilterBar
+            search={<SearchField onSearch={list.setSearch} label={t('comments.dashboard.text')} />}
+            narrowing={Object.keys(filters).length}
+            clearable={!!(from || to || author || caseText)}
+            onClear={() => {
+              setFrom('');
+              setTo('');
+              setAuthor(null);
+              setCaseText('');
+            }}
+          >
+            <DateFilterField label={t('comments.dashboard.from')} value={from} onChange={setFrom} max={to || undefined} sx={filterFieldSx} />
+            <DateFilterField label={t('comments.dashboard.to')} value={to} onChange={setTo} min={from || undefined} sx={filterFieldSx} />
+            <AuthorFilter value={author} onChange={setAuthor} />
+            <TextField size="small" label={t('comments.dashboard.caseNumber')} value={caseText} onChange={(event) => setCaseText(event.target.value)} sx={filterFieldSx} />
+          </FilterBar>
         </Box>
         <DataTable
           label={t('menu.comments')}
