@@ -13,6 +13,7 @@ import { jsonResponse, mockFetch, sessionFixture, setScreenWidth } from '../../t
 import type { Comment, CommentThreadData } from './api.js';
 import { splitLinks } from './CommentBody.js';
 import { CommentThread } from './CommentThread.js';
+import { DocumentChecklist } from './DocumentChecklist.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
@@ -206,5 +207,32 @@ describe('CommentThread', () => {
       documents: [{ code: 'lease', mark: 'missing' }],
       mentions: [5],
     });
+  });
+});
+
+describe('DocumentChecklist', () => {
+  test("shows each document's latest mark, by whom and when; nothing for someone refused the checklist", async () => {
+    mockFetch((url) =>
+      url === '/api/cases/42/checklist'
+        ? jsonResponse({
+            items: [
+              { code: 'lease', name: 'Lease', mark: 'received', commentNumber: 3, fileId: null, byName: 'Demo Reviewer', at: '2026-11-20T15:00:00.000Z' },
+              { code: 'bank', name: 'Bank statement', mark: null, commentNumber: null, fileId: null, byName: null, at: null },
+            ],
+          })
+        : notFound(),
+    );
+    renderThread(<DocumentChecklist caseId={42} />);
+    const region = await screen.findByRole('region', { name: 'Document checklist' });
+    const items = await within(region).findAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('Lease');
+    expect(items[0]).toHaveTextContent('Received');
+    expect(items[0]).toHaveTextContent(/Demo Reviewer · .+ · comment #3/);
+    expect(items[1]).toHaveTextContent('Bank statement');
+    expect(items[1]).toHaveTextContent('Not marked');
+
+    mockFetch(() => jsonResponse({ error: { code: 'NOT_FOUND', message: 'Not found' } }, 404));
+    const { container } = renderThread(<DocumentChecklist caseId={7} />);
+    await waitFor(() => expect(container).toBeEmptyDOMElement());
   });
 });
