@@ -12,6 +12,7 @@ import { showToast } from '../../../components/feedback/toastStore.js';
 import { QueryState, Section } from '../../../components/page/index.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
+import { CommentThread, DocumentChecklist } from '../../comments/index.js';
 import { DocumentDetail } from '../../tasks/DocumentDetail.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import { type CaseTransition, newCaseUrl, useCase, useCaseTransition, useChangeOwner, useInvalidateCase, useSetParticipants } from '../api.js';
@@ -187,6 +188,7 @@ export default function CasePage() {
           </Section>
           <CaseDocuments form={c.form} data={c.data} />
           {showTasks && c.state !== 'DRAFT' && <CaseTasks caseId={id} mayAddTask={c.state === 'PENDING' && can('wf_tareas', 'create')} />}
+          {c.state !== 'DRAFT' && <CommentThread caseId={c.id} />}
           {c.canSeeHistory && session.targets.includes('historialaplicacion') && (
             <Section title={t('caseView.history.title')}>
               <CaseHistory caseId={id} form={c.form} />
@@ -202,6 +204,7 @@ export default function CasePage() {
             onEditParticipants={mayEditParticipants ? () => openDialog('participants') : undefined}
           />
           {c.possibleDuplicated && c.canSeeSimilar && session.targets.includes('aplicacionessimilares') && <SimilarCases caseId={id} />}
+          {c.state !== 'DRAFT' && <DocumentChecklist caseId={c.id} />}
         </Box>
       </Box>
 

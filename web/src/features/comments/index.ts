@@ -1,0 +1,3 @@
+/** What the comments feature puts on other features' pages: the thread of a case or task, and the case's document checklist. */
+export { CommentThread } from './CommentThread.js';
+export { DocumentChecklist } from './DocumentChecklist.js';

@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import '@testing-library/jest-dom/vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
+import { caseDetail } from '../cases/case/testServer.js';
+
+vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
+
+const comment = {
+  id: 1,
+  caseId: 42,
+  caseNumber: '2026-11-000042',
+  taskId: null,
+  taskName: null,
+  number: 1,
+  body: 'Waiting for the lease',
+  visibleToApplicant: false,
+  caseState: 'PENDING',
+  authorId: 2,
+  authorName: 'Demo Coordinator',
+  documents: [],
+  mentions: [],
+  createdAt: '2026-11-20T15:00:00.000Z',
+  editedAt: null,
+  version: 1,
+  actions: [],
+};
+
+describe('the comments on the case page', () => {
+  test("shows the case's thread with its composer, and the document checklist", async () => {
+    setScreenWidth(1366);
+    mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/session') return jsonResponse(sessionFixture);
+      if (url === '/api/cases/42') return jsonResponse(caseDetail());
+      if (url === '/api/cases/42/comments') return jsonResponse({ items: [comment], canComment: true, canUseStaffTools: true });
+      if (url === '/api/cases/42/checklist')
+        return jsonResponse({ items: [{ code: 'lease', name: 'Lease', mark: 'missing', commentNumber: 1, fileId: null, byName: 'Demo Coordinator', at: '2026-11-20T15:00:00.000Z' }] });
+      return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+    });
+    renderApp('/cases/42');
+    const thread = await screen.findByRole('region', { name: 'Comments' });
+    expect(await within(thread).findByText('Waiting for the lease')).toBeInTheDocument();
+    expect(within(thread).getByRole('form', { name: 'New comment' })).toBeInTheDocument();
+    const checklist = await screen.findByRole('region', { name: 'Document checklist' });
+    expect(await within(checklist).findByText('Lease')).toBeInTheDocument();
+    expect(within(checklist).getByText('Missing')).toBeInTheDocument();
+  });
+});
