@@ -33,6 +33,7 @@ import { caseRoutes } from './modules/cases/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
+import { attachRealtime, type Realtime } from './modules/realtime/server.js';
 import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
 import { APP_VERSION } from './version.js';
 
@@ -43,6 +44,7 @@ declare module 'fastify' {
     routeAccess: RouteAccess[];
     mailer: Mailer;
     engine: EngineEnv;
+    realtime: Realtime | null;
   }
 }
 
@@ -63,6 +65,8 @@ export interface AppOptions {
   webDir?: string;
   /** Run the periodic jobs (the server does; tests call them directly). */
   jobs?: boolean;
+  /** Serve Socket.IO on the same port (the server does; realtime tests do). */
+  realtime?: boolean;
 }
 
 /** JSON bodies larger than this are refused with 413 (uploads have their own limits). */
@@ -150,6 +154,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     });
   }
+
+  app.decorate('realtime', options.realtime ? attachRealtime(app) : null);
+  // Sockets are closed before the server stops listening, or their connections would hold it open.
+  app.addHook('preClose', async () => app.realtime?.close());
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/archivos/');

@@ -95,6 +95,7 @@ async function run(): Promise<void> {
     webDir: WEB_DIST,
     loggerInstance: log,
     jobs: true,
+    realtime: true,
   });
   cleanup.unshift(() => app.close());
   // Demo cases are made through the engine, so they need the app's mail and links.

@@ -41,6 +41,13 @@ export async function executeNamed<R>(db: Db, name: string, query: Compilable<R>
   return result.rows as R[];
 }
 
+/** The pool behind a Db opened here (realtime opens its own small pool with the same settings). */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('this database handle was not opened by openDb');
+  return pool;
+}
+
 export function openDb(connectionString: string, options: { max?: number; onError?: (e: Error) => void } = {}): DbHandle {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
   // A client losing its connection (a database restart or failover) must not

@@ -368,6 +368,12 @@ export interface Sessions {
   user_id: number;
 }
 
+export interface SocketIoAttachments {
+  created_at: Generated<Timestamp | null>;
+  id: Generated<number>;
+  payload: Buffer | null;
+}
+
 export interface Tasks {
   case_id: number;
   code: string;
@@ -463,6 +469,7 @@ export interface DB {
   protocols: Protocols;
   saved_searches: SavedSearches;
   sessions: Sessions;
+  socket_io_attachments: SocketIoAttachments;
   tasks: Tasks;
   team_members: TeamMembers;
   teams: Teams;

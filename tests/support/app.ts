@@ -13,6 +13,8 @@ export interface TestApp {
   db: Db;
   /** app.inject with JSON in and out. */
   request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json<T = unknown>(): T }>;
+  /** With `realtime`, the app listens on a free loopback port: its address. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -40,19 +42,21 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 
 /** An app on a fresh database. */
 export async function createTestApp(
-  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger']; realtime?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
   if (options.demo) await seedDemo(handle.db);
   const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
-  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger });
+  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger, realtime: options.realtime });
   await app.ready();
+  const url = options.realtime ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
   if (options.workflow) await seedDemoWorkflow(handle.db, app.engine);
   return {
     app,
     db: handle.db,
     request: (opts) => app.inject(opts) as never,
+    url,
     async close() {
       await app.close();
       await handle.close();

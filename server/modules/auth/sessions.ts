@@ -27,8 +27,9 @@ export async function createSession(db: Db, userId: number, projectId: number | 
  * The actor behind a session token, read afresh on every request so that a
  * changed rule, a deactivated or locked user, or an ended session takes
  * effect at once. Undefined when the token is unknown, expired or idle.
+ * `touch: false` reads without counting as activity.
  */
-export async function actorForToken(db: Db, token: string): Promise<Actor | undefined> {
+export async function actorForToken(db: Db, token: string, options: { touch?: boolean } = {}): Promise<Actor | undefined> {
   if (token.length < 20 || token.length > 100) return undefined;
   // The same statement on every request: named, so each connection plans it once (a unique-key lookup).
   const [row] = await executeNamed(db, 'actor-for-token', db
@@ -50,7 +51,8 @@ export async function actorForToken(db: Db, token: string): Promise<Actor | unde
     await db.deleteFrom('sessions').where('id', '=', row.session_id).execute();
     return undefined;
   }
-  if (now - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+  // A realtime socket checks its session without keeping it alive (only the person's requests do).
+  if (options.touch !== false && now - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
     await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id', '=', row.session_id).execute();
   }
   return {

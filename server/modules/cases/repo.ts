@@ -181,6 +181,12 @@ export async function findCase(db: Db, actor: Actor, id: number) {
   return { ...caseItem(c), data: c.data as Record<string, unknown>, form: c.definition as FormDefinition, formId: c.form_id, version: c.version };
 }
 
+/** Whether the actor may read the case (GET /api/cases/:id would answer 200): the realtime room check. */
+export async function mayReadCase(db: Db, actor: Actor, id: number): Promise<boolean> {
+  if (!can(actor, 'wf_casos', 'show')) return false;
+  return (await db.selectFrom('cases as c').where('c.entity_id', '=', actor.entityId).where(visibleCases(actor) as never).where('c.id', '=', id).select('c.id').executeTakeFirst()) !== undefined;
+}
+
 /** GET /api/cases/:id: the case, its participants, the names of the master items it holds, and what the actor may do on it. */
 export async function findCaseDetail(db: Db, actor: Actor, id: number) {
   const c = await findCase(db, actor, id);

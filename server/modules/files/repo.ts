@@ -74,6 +74,24 @@ export async function findReadableFile(db: Db, actor: Actor, fileId: string): Pr
   return inCase ? readable : undefined;
 }
 
+/** Whether the case (one the actor may see) holds the file in its data or a task's: a document of that case for its review room. */
+export async function caseHoldsFile(db: Db, actor: Actor, caseId: number, fileId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('cases as c')
+    .where('c.id', '=', caseId)
+    .where('c.entity_id', '=', actor.entityId)
+    .where(visibleCases(actor) as never)
+    .where((eb) =>
+      eb.or([
+        holds('c.data', fileId),
+        eb.exists(eb.selectFrom('tasks as t').whereRef('t.case_id', '=', 'c.id').where(holds('t.data', fileId)).select('t.id')),
+      ]),
+    )
+    .select('c.id')
+    .executeTakeFirst();
+  return row !== undefined && (await findReadableFile(db, actor, fileId)) !== undefined;
+}
+
 // ---------------------------------------------------------------- uploads
 
 /** The actor's tenant folder on disk. */

@@ -15,7 +15,7 @@ import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { containsPattern, type Page, paginate } from '../../lib/list.js';
-import type { Actor, Doer } from '../acl/policy.js';
+import { type Actor, can, type Doer } from '../acl/policy.js';
 import type { CaseRow } from '../cases/repo.js';
 import { visibleCases } from '../cases/policy.js';
 import { masterLabels } from '../forms/options.js';
@@ -198,6 +198,12 @@ export async function listPending(db: Db, actor: Actor, query: Page & { search?:
 }
 
 // ---------------------------------------------------------------- one task
+
+/** Whether the actor may read the task (GET /api/tasks/:id would answer 200): the realtime room check. */
+export async function mayReadTask(db: Db, actor: Actor, id: number): Promise<boolean> {
+  if (!can(actor, 'wf_tareas', 'show')) return false;
+  return (await visible(db, actor).where('t.id', '=', id).executeTakeFirst()) !== undefined;
+}
 
 /** GET /api/tasks/:id: the task with its form, its case, where it leads, and what the actor may do on it. */
 export async function findTaskDetail(db: Db, actor: Actor, id: number) {
