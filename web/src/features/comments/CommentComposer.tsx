@@ -102,6 +102,12 @@ export function CommentComposer({ caseId, taskId, staffTools }: CommentComposerP
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Ctrl+Enter (⌘+Enter) sends; Enter alone starts a new line.
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      send();
+      return;
+    }
     if (!mention || options.length === 0) return;
     if (event.key === 'ArrowDown') {
       event.preventDefault();

@@ -147,7 +147,8 @@ describe('CommentThread', () => {
     expect(posts(fetchMock)).toEqual([{ body: 'Please send the lease' }]);
 
     fail = false;
-    fireEvent.click(within(form).getByRole('button', { name: 'Add comment' }));
+    // Ctrl+Enter sends too.
+    fireEvent.keyDown(field, { key: 'Enter', ctrlKey: true });
     expect(await screen.findByText('Comment added!')).toBeInTheDocument();
     await waitFor(() => expect(field).toHaveValue(''));
     expect(within(form).queryByText('The server could not save it')).not.toBeInTheDocument();
