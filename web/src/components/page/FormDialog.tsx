@@ -2,6 +2,7 @@ import Button, { type ButtonProps } from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -26,6 +27,14 @@ interface FormDialogProps {
   fullScreenOnPhone?: boolean;
   /** More buttons before Cancel. */
   extraActions?: ReactNode;
+  /** A sentence above the fields that says what the submit does; it describes the dialog. */
+  description?: ReactNode;
+  /**
+   * The submit cannot be undone (closing a case): Cancel holds the focus so
+   * that a hasty Enter does no harm, and the dialog stays while the request
+   * is under way.
+   */
+  irreversible?: boolean;
 }
 
 /**
@@ -45,19 +54,36 @@ export function FormDialog({
   maxWidth = 'sm',
   fullScreenOnPhone = true,
   extraActions,
+  description,
+  irreversible = false,
 }: FormDialogProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
+  const textId = useId();
+  const held = irreversible && pending;
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth={maxWidth} fullScreen={fullScreenOnPhone && phone}>
+    <Dialog
+      open
+      onClose={held ? undefined : onClose}
+      aria-labelledby={titleId}
+      aria-describedby={description ? textId : undefined}
+      fullWidth
+      maxWidth={maxWidth}
+      fullScreen={fullScreenOnPhone && phone}
+    >
       <form noValidate onSubmit={onSubmit}>
         <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>{children}</DialogContent>
+        <DialogContent>
+          {description && <DialogContentText id={textId}>{description}</DialogContentText>}
+          {children}
+        </DialogContent>
         <DialogActions>
           {extraActions}
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={onClose} autoFocus={irreversible} disabled={held}>
+            {t('common.cancel')}
+          </Button>
           <Button type="submit" variant="contained" color={submitColor} loading={pending} disabled={submitDisabled}>
             {submitLabel ?? t('common.save')}
           </Button>

@@ -7,3 +7,4 @@ export { Section } from './Section.js';
 export { FilterBar, FilterMultiSelect, FilterSelect, filterFieldSx } from './FilterBar.js';
 export { CsvFileStep, importProblem } from './CsvFileStep.js';
 export { type ImportProblem, ImportProblemsTable } from './ImportProblemsTable.js';
+export { InfoDialog } from './InfoDialog.js';

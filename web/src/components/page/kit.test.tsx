@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import i18n from '../../i18n/index.js';
 import { ApiError } from '../../lib/api.js';
 import { setScreenWidth } from '../../test/utils.js';
-import { ActionToolbar, CsvFileStep, FactsList, FilterBar, FilterMultiSelect, FilterSelect, FormDialog, ImportProblemsTable, QueryState, Section } from './index.js';
+import { ActionToolbar, CsvFileStep, FactsList, FilterBar, FilterMultiSelect, FilterSelect, FormDialog, ImportProblemsTable, InfoDialog, QueryState, Section } from './index.js';
 
 beforeAll(async () => {
   await i18n.changeLanguage('en');
@@ -254,5 +254,60 @@ describe('ImportProblemsTable', () => {
       ['4', 'name', 'This field is required'],
       ['5', 'parent', 'You must choose an option'],
     ]);
+  });
+});
+
+describe('FormDialog for an action that cannot be undone', () => {
+  test('described by its sentence; Cancel holds the focus, and while the request runs neither Cancel nor Escape closes it', () => {
+    setScreenWidth(1200);
+    const onClose = vi.fn();
+    const { rerender } = render(
+      <FormDialog title="Close 2026-1" description="The applicant is told." onClose={onClose} onSubmit={() => {}} submitLabel="Close case" irreversible>
+        <TextField label="Reason" />
+      </FormDialog>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Close 2026-1' });
+    expect(dialog).toHaveAccessibleDescription('The applicant is told.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    rerender(
+      <FormDialog title="Close 2026-1" description="The applicant is told." onClose={onClose} onSubmit={() => {}} submitLabel="Close case" irreversible pending>
+        <TextField label="Reason" />
+      </FormDialog>,
+    );
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('InfoDialog', () => {
+  test('a report: named by its title, its one button is Close, holds the focus, and Escape closes too', () => {
+    setScreenWidth(1200);
+    const onClose = vi.fn();
+    render(
+      <InfoDialog title="Bulk close" onClose={onClose} report>
+        <p>2 closed</p>
+      </InfoDialog>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Bulk close' });
+    expect(within(dialog).getByText('2 closed')).toBeInTheDocument();
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    expect(within(dialog).getAllByRole('button')).toHaveLength(1);
+    expect(close).toHaveFocus();
+    fireEvent.click(close);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  test('a choice: the button says Cancel, and on a phone it fills the screen', () => {
+    setScreenWidth(390);
+    render(
+      <InfoDialog title="Choose a type" onClose={() => {}} closeLabel="Cancel">
+        <button type="button">Text</button>
+      </InfoDialog>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Choose a type' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).not.toHaveFocus();
+    expect(dialog.className).toMatch(/paperFullScreen/);
   });
 });

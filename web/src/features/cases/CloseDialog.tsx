@@ -1,13 +1,8 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormDialog } from '../../components/page/index.js';
 
 interface CloseDialogProps {
   title: string;
@@ -26,38 +21,38 @@ interface CloseDialogProps {
  */
 export function CloseDialog({ title, message, warning, confirmText, pending, onConfirm, onClose }: CloseDialogProps) {
   const { t } = useTranslation();
-  const titleId = useId();
-  const textId = useId();
   const [reason, setReason] = useState('');
   return (
-    <Dialog open onClose={pending ? undefined : onClose} aria-labelledby={titleId} aria-describedby={textId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>{message}</DialogContentText>
-        {warning && (
-          <Alert severity="warning" sx={{ mt: 2 }}>
-            {warning}
-          </Alert>
-        )}
-        <TextField
-          fullWidth
-          multiline
-          minRows={2}
-          margin="normal"
-          label={t('caseList.admin.reason')}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 2000 } }}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} autoFocus disabled={pending}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="contained" color="error" loading={pending} onClick={() => onConfirm(reason.trim())}>
-          {confirmText}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      title={title}
+      description={message}
+      onClose={onClose}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onConfirm(reason.trim());
+      }}
+      submitLabel={confirmText}
+      submitColor="error"
+      pending={pending}
+      irreversible
+      maxWidth="xs"
+      fullScreenOnPhone={false}
+    >
+      {warning && (
+        <Alert severity="warning" sx={{ mt: 2 }}>
+          {warning}
+        </Alert>
+      )}
+      <TextField
+        fullWidth
+        multiline
+        minRows={2}
+        margin="normal"
+        label={t('caseList.admin.reason')}
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        slotProps={{ htmlInput: { maxLength: 2000 } }}
+      />
+    </FormDialog>
   );
 }

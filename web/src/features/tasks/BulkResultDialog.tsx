@@ -1,14 +1,9 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { InfoDialog } from '../../components/page/index.js';
 import type { BulkResult } from './api.js';
 
 interface BulkResultDialogProps {
@@ -22,34 +17,25 @@ interface BulkResultDialogProps {
 /** What a bulk action did: how many tasks moved, and each one that did not with the server's reason. */
 export function BulkResultDialog({ title, result, describe, onClose }: BulkResultDialogProps) {
   const { t } = useTranslation();
-  const titleId = useId();
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        {result.done.length > 0 && (
-          <Alert severity="success" sx={{ mb: 2 }}>
-            {t('tasks.bulk.done', { count: result.done.length })}
-          </Alert>
-        )}
-        {result.failed.length > 0 && (
-          <>
-            <Alert severity="error">{t('tasks.bulk.failed', { count: result.failed.length })}</Alert>
-            <List dense aria-label={t('tasks.bulk.failures')}>
-              {result.failed.map((failure) => (
-                <ListItem key={failure.id} disableGutters>
-                  <ListItemText primary={describe(failure.id)} secondary={failure.message} />
-                </ListItem>
-              ))}
-            </List>
-          </>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} variant="contained" autoFocus>
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog title={title} onClose={onClose} report>
+      {result.done.length > 0 && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {t('tasks.bulk.done', { count: result.done.length })}
+        </Alert>
+      )}
+      {result.failed.length > 0 && (
+        <>
+          <Alert severity="error">{t('tasks.bulk.failed', { count: result.failed.length })}</Alert>
+          <List dense aria-label={t('tasks.bulk.failures')}>
+            {result.failed.map((failure) => (
+              <ListItem key={failure.id} disableGutters>
+                <ListItemText primary={describe(failure.id)} secondary={failure.message} />
+              </ListItem>
+            ))}
+          </List>
+        </>
+      )}
+    </InfoDialog>
   );
 }

@@ -2,29 +2,16 @@ import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutline from '@mui/icons-material/ErrorOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../../components/page/FormDialog.js';
+import { FormDialog, InfoDialog } from '../../../components/page/index.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import type { BulkResult } from '../api.js';
-
-function usePhone() {
-  const theme = useTheme();
-  return useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-}
 
 interface ReassignDialogProps {
   count: number;
@@ -38,8 +25,6 @@ interface ReassignDialogProps {
 /** Give the selected cases to another owner. */
 export function ReassignDialog({ count, pending, error, onSubmit, onClose }: ReassignDialogProps) {
   const { t } = useTranslation();
-  const titleId = useId();
-  const phone = usePhone();
   const [user, setUser] = useState<UserOption | null>(null);
   const [missing, setMissing] = useState(false);
   const submit = (event: FormEvent) => {
@@ -48,8 +33,14 @@ export function ReassignDialog({ count, pending, error, onSubmit, onClose }: Rea
     onSubmit(user.id);
   };
   return (
-    <FormDialog title={t('caseList.admin.reassignTitle')} onClose={onClose} onSubmit={submit} pending={pending} submitLabel={t('caseList.admin.reassign')}>
-      <DialogContentText>{t('caseList.admin.reassignText', { count })}</DialogContentText>
+    <FormDialog
+      title={t('caseList.admin.reassignTitle')}
+      description={t('caseList.admin.reassignText', { count })}
+      onClose={onClose}
+      onSubmit={submit}
+      pending={pending}
+      submitLabel={t('caseList.admin.reassign')}
+    >
       <UserPicker label={t('caseList.admin.newOwner')} value={user} onChange={setUser} required error={(missing && !user ? t('validation.chooseOption') : undefined) ?? error} autoFocus />
     </FormDialog>
   );
@@ -66,40 +57,31 @@ interface BulkReportProps {
 /** What a bulk action did to each case: done, or not done with the server's reason. */
 export function BulkReportDialog({ title, result, describe, onClose }: BulkReportProps) {
   const { t } = useTranslation();
-  const titleId = useId();
   const listId = useId();
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'grid', gap: 1 }}>
-          {result.done.length > 0 && <Alert severity="success" role="status">{t('caseList.admin.done', { count: result.done.length })}</Alert>}
-          {result.failed.length > 0 && <Alert severity="error">{t('caseList.admin.failed', { count: result.failed.length })}</Alert>}
-        </Box>
-        <List dense aria-label={t('caseList.admin.results')} id={listId}>
-          {result.failed.map((failure) => (
-            <ListItem key={`f${failure.id}`} disableGutters>
-              <ListItemIcon sx={{ minWidth: 32 }}>
-                <ErrorOutline color="error" aria-hidden />
-              </ListItemIcon>
-              <ListItemText primary={describe(failure.id)} secondary={failure.message} />
-            </ListItem>
-          ))}
-          {result.done.map((id) => (
-            <ListItem key={`d${id}`} disableGutters>
-              <ListItemIcon sx={{ minWidth: 32 }}>
-                <CheckCircleOutline color="success" aria-hidden />
-              </ListItemIcon>
-              <ListItemText primary={describe(id)} secondary={t('caseList.admin.doneOne')} />
-            </ListItem>
-          ))}
-        </List>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} variant="contained" autoFocus>
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog title={title} onClose={onClose} report>
+      <Box sx={{ display: 'grid', gap: 1 }}>
+        {result.done.length > 0 && <Alert severity="success" role="status">{t('caseList.admin.done', { count: result.done.length })}</Alert>}
+        {result.failed.length > 0 && <Alert severity="error">{t('caseList.admin.failed', { count: result.failed.length })}</Alert>}
+      </Box>
+      <List dense aria-label={t('caseList.admin.results')} id={listId}>
+        {result.failed.map((failure) => (
+          <ListItem key={`f${failure.id}`} disableGutters>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <ErrorOutline color="error" aria-hidden />
+            </ListItemIcon>
+            <ListItemText primary={describe(failure.id)} secondary={failure.message} />
+          </ListItem>
+        ))}
+        {result.done.map((id) => (
+          <ListItem key={`d${id}`} disableGutters>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <CheckCircleOutline color="success" aria-hidden />
+            </ListItemIcon>
+            <ListItemText primary={describe(id)} secondary={t('caseList.admin.doneOne')} />
+          </ListItem>
+        ))}
+      </List>
+    </InfoDialog>
   );
 }

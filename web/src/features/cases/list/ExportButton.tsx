@@ -2,10 +2,6 @@ import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -13,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../components/feedback/toastStore.js';
+import { InfoDialog } from '../../../components/page/index.js';
 import { errorMessage } from '../../../lib/api.js';
 import { type CaseQuery, type ExportFormat, useCaseExportJob, useDownloadCaseExport, useStartCaseExport } from '../api.js';
 
@@ -55,7 +52,6 @@ export function ExportButton({ query }: { query: CaseQuery }) {
 
 function ExportDialog({ format, query, onClose }: { format: ExportFormat; query: CaseQuery; onClose: () => void }) {
   const { t } = useTranslation();
-  const titleId = useId();
   const start = useStartCaseExport();
   // One export per opening of the dialog (React's development double effects included).
   const started = useRef(false);
@@ -89,30 +85,31 @@ function ExportDialog({ format, query, onClose }: { format: ExportFormat; query:
   const progressText = state === 'done' || download.isPending ? t('caseList.export.downloading') : t('caseList.export.progress', { done, total });
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t(format === 'csv' ? 'caseList.export.titleCsv' : 'caseList.export.titleXlsx')}</DialogTitle>
-      <DialogContent>
-        {failed ? (
-          <Alert severity="error" role="alert">
-            {state === 'failed' ? (job.data?.error ?? t('caseList.export.failed')) : errorMessage(problem)}
-          </Alert>
-        ) : (
-          <Box>
-            <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
-              {job.data ? progressText : t('caseList.export.starting')}
-            </Typography>
-            <LinearProgress
-              variant={total > 0 ? 'determinate' : 'indeterminate'}
-              value={percent}
-              aria-label={t('caseList.export.progressLabel')}
-              aria-valuetext={total > 0 ? t('caseList.export.progress', { done, total }) : undefined}
-            />
-          </Box>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{failed ? t('common.close') : t('common.cancel')}</Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog
+      title={t(format === 'csv' ? 'caseList.export.titleCsv' : 'caseList.export.titleXlsx')}
+      onClose={onClose}
+      // While the file is being built, closing stops waiting for it.
+      closeLabel={failed ? t('common.close') : t('common.cancel')}
+      maxWidth="xs"
+      fullScreenOnPhone={false}
+    >
+      {failed ? (
+        <Alert severity="error" role="alert">
+          {state === 'failed' ? (job.data?.error ?? t('caseList.export.failed')) : errorMessage(problem)}
+        </Alert>
+      ) : (
+        <Box>
+          <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
+            {job.data ? progressText : t('caseList.export.starting')}
+          </Typography>
+          <LinearProgress
+            variant={total > 0 ? 'determinate' : 'indeterminate'}
+            value={percent}
+            aria-label={t('caseList.export.progressLabel')}
+            aria-valuetext={total > 0 ? t('caseList.export.progress', { done, total }) : undefined}
+          />
+        </Box>
+      )}
+    </InfoDialog>
   );
 }

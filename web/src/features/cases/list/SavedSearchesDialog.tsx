@@ -3,24 +3,19 @@ import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
+import { InfoDialog } from '../../../components/page/index.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { type CaseQuery, FILTER_KEYS, type SavedSearch, useDeleteSavedSearch, useSavedSearches, useSaveSearch } from '../api.js';
 import { readRows } from './caseUrl.js';
@@ -47,9 +42,6 @@ interface SavedSearchesDialogProps {
 /** My saved searches: apply one, delete one (after a confirmation), or save the search on screen under a name. */
 export function SavedSearchesDialog({ current, canSave, onApply, onClose }: SavedSearchesDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
-  const titleId = useId();
   const listId = useId();
   const dialogs = useDialogs();
   const saved = useSavedSearches();
@@ -88,64 +80,58 @@ export function SavedSearchesDialog({ current, canSave, onApply, onClose }: Save
   };
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" fullScreen={phone}>
-      <DialogTitle id={titleId}>{t('caseList.saved.title')}</DialogTitle>
-      <DialogContent>
-        <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', mt: 1 }}>
-          <TextField
-            size="small"
-            label={t('caseList.saved.name')}
-            value={name}
-            onChange={(event) => {
-              setName(event.target.value);
-              setNameError(undefined);
-            }}
-            error={!!nameError}
-            helperText={nameError ?? (canSave ? undefined : t('caseList.saved.nothingToSave'))}
-            slotProps={{ htmlInput: { maxLength: 100 } }}
-            sx={{ flex: '1 1 220px' }}
-          />
-          <Button type="submit" variant="contained" startIcon={<BookmarkAddOutlined />} disabled={!canSave} loading={save.isPending}>
-            {t('caseList.saved.save')}
-          </Button>
-        </Box>
-        <Typography id={listId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mt: 3 }}>
-          {t('caseList.saved.mine')}
+    <InfoDialog title={t('caseList.saved.title')} onClose={onClose}>
+      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', mt: 1 }}>
+        <TextField
+          size="small"
+          label={t('caseList.saved.name')}
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameError(undefined);
+          }}
+          error={!!nameError}
+          helperText={nameError ?? (canSave ? undefined : t('caseList.saved.nothingToSave'))}
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+          sx={{ flex: '1 1 220px' }}
+        />
+        <Button type="submit" variant="contained" startIcon={<BookmarkAddOutlined />} disabled={!canSave} loading={save.isPending}>
+          {t('caseList.saved.save')}
+        </Button>
+      </Box>
+      <Typography id={listId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mt: 3 }}>
+        {t('caseList.saved.mine')}
+      </Typography>
+      {saved.isPending && <Skeleton height={48} />}
+      {saved.isError && (
+        <Alert severity="error" role="alert">
+          {errorMessage(saved.error)}
+        </Alert>
+      )}
+      {saved.data?.length === 0 && (
+        <Typography color="text.secondary" sx={{ py: 2 }}>
+          {t('caseList.saved.none')}
         </Typography>
-        {saved.isPending && <Skeleton height={48} />}
-        {saved.isError && (
-          <Alert severity="error" role="alert">
-            {errorMessage(saved.error)}
-          </Alert>
-        )}
-        {saved.data?.length === 0 && (
-          <Typography color="text.secondary" sx={{ py: 2 }}>
-            {t('caseList.saved.none')}
-          </Typography>
-        )}
-        {saved.data && saved.data.length > 0 && (
-          <List aria-labelledby={listId} dense>
-            {saved.data.map((search) => (
-              <ListItem
-                key={search.id}
-                disablePadding
-                secondaryAction={
-                  <IconButton edge="end" aria-label={t('caseList.saved.delete', { name: search.name })} onClick={() => void confirmDelete(search)}>
-                    <DeleteOutline />
-                  </IconButton>
-                }
-              >
-                <ListItemButton onClick={() => onApply(search)}>
-                  <ListItemText primary={search.name} secondary={t('caseList.saved.summary', { count: filterCount(search.query) })} />
-                </ListItemButton>
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.close')}</Button>
-      </DialogActions>
-    </Dialog>
+      )}
+      {saved.data && saved.data.length > 0 && (
+        <List aria-labelledby={listId} dense>
+          {saved.data.map((search) => (
+            <ListItem
+              key={search.id}
+              disablePadding
+              secondaryAction={
+                <IconButton edge="end" aria-label={t('caseList.saved.delete', { name: search.name })} onClick={() => void confirmDelete(search)}>
+                  <DeleteOutline />
+                </IconButton>
+              }
+            >
+              <ListItemButton onClick={() => onApply(search)}>
+                <ListItemText primary={search.name} secondary={t('caseList.saved.summary', { count: filterCount(search.query) })} />
+              </ListItemButton>
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </InfoDialog>
   );
 }
