@@ -28,13 +28,27 @@ const comment = {
 };
 
 describe('the comments on the case page', () => {
-  test("shows the case's thread with its composer, and the document checklist", async () => {
+  test("shows the case's thread with its composer, the document checklist, and the comments' edits and deletes in the history", async () => {
     setScreenWidth(1366);
     mockFetch((url) => {
       if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
       if (url === '/api/auth/session') return jsonResponse(sessionFixture);
       if (url === '/api/cases/42') return jsonResponse(caseDetail());
       if (url === '/api/cases/42/comments') return jsonResponse({ items: [comment], canComment: true, canUseStaffTools: true });
+      if (url === '/api/cases/42/history')
+        return jsonResponse([
+          { id: 1, action: 'comment_added', type: 'comment', userName: 'Demo Coordinator', taskName: null, detail: { number: 1, body: 'Waiting for the lease' }, at: '2026-11-20T15:00:00.000Z' },
+          {
+            id: 2,
+            action: 'comment_edited',
+            type: 'comment',
+            userName: 'Demo Coordinator',
+            taskName: null,
+            detail: { number: 1, from: { body: 'Waiting for the leese', visibleToApplicant: false }, to: { body: 'Waiting for the lease', visibleToApplicant: false } },
+            at: '2026-11-20T15:05:00.000Z',
+          },
+          { id: 3, action: 'comment_deleted', type: 'comment', userName: 'Demo Reviewer', taskName: null, detail: { number: 2, from: { body: 'Oops' }, to: null }, at: '2026-11-20T15:06:00.000Z' },
+        ]);
       if (url === '/api/cases/42/checklist')
         return jsonResponse({ items: [{ code: 'lease', name: 'Lease', mark: 'missing', commentNumber: 1, fileId: null, byName: 'Demo Coordinator', at: '2026-11-20T15:00:00.000Z' }] });
       return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
@@ -46,5 +60,12 @@ describe('the comments on the case page', () => {
     const checklist = await screen.findByRole('region', { name: 'Document checklist' });
     expect(await within(checklist).findByText('Lease')).toBeInTheDocument();
     expect(within(checklist).getByText('Missing')).toBeInTheDocument();
+    const history = await screen.findByRole('list', { name: 'Events of the application, oldest first' });
+    const events = await within(history).findAllByRole('listitem');
+    expect(events[0]).toHaveTextContent('Comment #1 added');
+    expect(events[1]).toHaveTextContent('Comment #1 edited');
+    expect(events[1]).toHaveTextContent('From Waiting for the leese to Waiting for the lease');
+    expect(events[2]).toHaveTextContent('Comment #2 deleted');
+    expect(events[2]).toHaveTextContent('Oops');
   });
 });

@@ -16,7 +16,15 @@ const KNOWN = new Set([
   'case_created', 'draft_saved', 'case_submit', 'case_complete', 'case_close', 'case_activate', 'case_reject', 'case_flag',
   'field_changed', 'owner_changed', 'participants_changed',
   'task_created', 'task_accepted', 'task_rejected', 'task_restarted', 'task_assigned', 'task_closed', 'task_unblocked', 'task_overdue',
+  'comment_added', 'comment_edited', 'comment_deleted', 'document_accepted',
 ]);
+
+/** The text of a comment kept in an event's detail (`body`, or `from`/`to` of an edit or delete). */
+function commentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { body?: unknown }).body === 'string') return (value as { body: string }).body;
+  return '';
+}
 
 /** A stored value in a few words: option labels, yes/no, file names, a count of rows. */
 function brief(field: FieldDef | undefined, value: unknown, t: TFunction, language: string): string {
@@ -78,6 +86,17 @@ function describe(event: HistoryEvent, fields: Map<string, FieldDef>, t: TFuncti
         more: typeof fromName === 'string' && typeof toName === 'string' ? t('caseView.history.fromTo', { from: fromName, to: toName }) : undefined,
       };
     }
+    case 'comment_added':
+      return { what: t('caseView.history.actions.comment_added', { number: event.detail.number }), more: commentText(event.detail.body) || undefined };
+    case 'comment_edited':
+      return {
+        what: t('caseView.history.actions.comment_edited', { number: event.detail.number }),
+        more: t('caseView.history.fromTo', { from: commentText(event.detail.from), to: commentText(event.detail.to) }),
+      };
+    case 'comment_deleted':
+      return { what: t('caseView.history.actions.comment_deleted', { number: event.detail.number }), more: commentText(event.detail.from) || undefined };
+    case 'document_accepted':
+      return { what: t('caseView.history.actions.document_accepted', { code: String(event.detail.code ?? '') }) };
     case 'participants_changed':
       return { what: t('caseView.history.actions.participants_changed', { count: Array.isArray(event.detail.userIds) ? event.detail.userIds.length : 0 }) };
     default:
