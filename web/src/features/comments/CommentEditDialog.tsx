@@ -22,9 +22,11 @@ export function CommentEditDialog({ comment, staffTools, onClose }: { comment: C
     onSuccess: () => showToast(t('common.saved'), 'success'),
     onRefreshed: onClose,
     onError: (failure) => {
-      setError(errorMessage(failure));
-      // Someone changed it meanwhile: the thread loads the new version, the typed text stays here.
-      if (failure instanceof ApiError && failure.status === 409) void invalidate(comment.caseId);
+      // Someone changed it meanwhile: the thread loads the new version, the typed text stays here to save again.
+      if (failure instanceof ApiError && failure.status === 409) {
+        setError(t('comments.edit.conflict'));
+        void invalidate(comment.caseId);
+      } else setError(errorMessage(failure));
     },
   });
   const trimmed = body.trim();

@@ -134,7 +134,14 @@ export function CommentThread({ caseId, taskId }: CommentThreadProps) {
             </Box>
           )}
           {thread.canComment && <CommentComposer caseId={caseId} taskId={taskId} staffTools={thread.canUseStaffTools} />}
-          {editing && <CommentEditDialog comment={editing} staffTools={thread.canUseStaffTools} onClose={() => setEditing(null)} />}
+          {editing && (
+            <CommentEditDialog
+              // The comment as last loaded: after a conflict the thread reloads, and saving again sends the new version.
+              comment={thread.items.find((c) => c.id === editing.id) ?? editing}
+              staffTools={thread.canUseStaffTools}
+              onClose={() => setEditing(null)}
+            />
+          )}
         </>
       )}
     </Section>

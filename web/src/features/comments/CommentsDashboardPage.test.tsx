@@ -41,6 +41,8 @@ function serve(items: Comment[]) {
   });
 }
 
+const listCallCount = (fetchMock: ReturnType<typeof mockFetch>) => fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/comments?')).length;
+
 const listCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/comments?')).map((url) => new URLSearchParams(url.split('?')[1]));
 
@@ -116,5 +118,40 @@ describe('/dashboard/comments', () => {
     fireEvent.click(within(card).getByRole('button', { name: 'Delete: comment #3 of case 000042' }));
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete comment #3?' })).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/comments/1', expect.objectContaining({ method: 'DELETE' })));
+  });
+
+  test('an edit that meets a newer version keeps the typed text, and saving again sends the version just loaded', async () => {
+    setScreenWidth(1366);
+    let version = 4;
+    const fetchMock = mockFetch((url, init) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/session') return jsonResponse(sessionFixture);
+      if (url.startsWith('/api/comments?')) return jsonResponse({ items: [comment({ version })], total: 1 });
+      if (url === '/api/comments/1' && init?.method === 'PATCH') {
+        const sent = JSON.parse(String(init.body)) as { version: number };
+        if (sent.version !== version) return jsonResponse({ error: { code: 'CONFLICT', message: 'Changed by someone else' } }, 409);
+        return jsonResponse(comment({ version: version + 1 }));
+      }
+      return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+    });
+    renderApp('/dashboard/comments');
+    const table = await screen.findByRole('table', { name: 'Comments' });
+    fireEvent.click(await within(table).findByRole('button', { name: 'Edit: comment #3 of case 000042' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit comment #3' });
+    // Meanwhile someone else saved it.
+    version = 5;
+    const field = within(dialog).getByRole('textbox', { name: 'Comment' });
+    fireEvent.change(field, { target: { value: 'My careful wording' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(/Someone changed this comment meanwhile/)).toBeInTheDocument();
+    expect(field).toHaveValue('My careful wording');
+    await waitFor(() => expect(listCallCount(fetchMock)).toBeGreaterThan(1));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const patches = fetchMock.mock.calls.filter(([url, init]) => url === '/api/comments/1' && init?.method === 'PATCH').map(([, init]) => JSON.parse(String(init?.body)));
+    expect(patches.map((p) => [p.version, p.body])).toEqual([
+      [4, 'My careful wording'],
+      [5, 'My careful wording'],
+    ]);
   });
 });

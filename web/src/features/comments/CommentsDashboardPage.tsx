@@ -179,7 +179,9 @@ export default function CommentsDashboardPage() {
         />
         <ListError error={query.error} />
       </Paper>
-      {editing && <CommentEditDialog comment={editing} staffTools onClose={() => setEditing(null)} />}
+      {editing && (
+        <CommentEditDialog comment={query.data?.items.find((c) => c.id === editing.id) ?? editing} staffTools onClose={() => setEditing(null)} />
+      )}
     </>
   );
 }
