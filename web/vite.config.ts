@@ -7,7 +7,7 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
   version: string;
 };
 
-const apiProxy = { '/api': 'http://127.0.0.1:3000' };
+const apiProxy = { '/api': 'http://127.0.0.1:3000', '/socket.io': { target: 'http://127.0.0.1:3000', ws: true } };
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

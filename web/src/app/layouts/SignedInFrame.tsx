@@ -5,6 +5,7 @@ import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { PageFallback } from '../../components/PageFallback.js';
+import { LiveUpdates, OfflineBanner } from '../realtime/LiveUpdates.js';
 import { RequireRouteTarget } from '../session/RequireSession.js';
 import { useSizeClass } from '../useSizeClass.js';
 import { AppFooter } from './AppFooter.js';
@@ -25,6 +26,7 @@ export default function SignedInFrame() {
   const toggle = () => (docked ? setDockedOpen(!dockedOpen) : setPhoneOpen(!phoneOpen));
 
   return (
+    <LiveUpdates>
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <SkipLink />
       <TopBar aboveMenu={docked} menuOpen={open} menuId={menuId} onToggleMenu={toggle} />
@@ -32,6 +34,7 @@ export default function SignedInFrame() {
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
         <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flexGrow: 1, p: { xs: 2, md: 3 }, outline: 'none' }}>
+          <OfflineBanner />
           <RequireRouteTarget>
             <Suspense fallback={<PageFallback />}>
               <Outlet />
@@ -41,6 +44,7 @@ export default function SignedInFrame() {
         <AppFooter />
       </Box>
     </Box>
+    </LiveUpdates>
   );
 }
 

@@ -1,4 +1,6 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +9,8 @@ import { ADHOC_TASK_CODE } from '../../../../core/workflow/adhoc.js';
 import { useSession } from '../../app/session/session.js';
 import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
+import { Presence } from '../../components/Presence.js';
+import { useRoom } from '../../lib/realtime.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
 import { useTask } from './api.js';
 import { AssignDialog } from './AssignDialog.js';
@@ -17,6 +21,7 @@ import { TaskNext } from './TaskNext.js';
 import { TaskNotes } from './TaskNotes.js';
 import { TaskStateChip } from './TaskStateChip.js';
 import { TaskSummary } from './TaskSummary.js';
+import { useShownTask } from './useShownTask.js';
 import { useTaskDecisions } from './useTaskDecisions.js';
 
 /**
@@ -32,10 +37,14 @@ export default function TaskPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const session = useSession();
-  const query = useTask(id);
-  const task = query.data;
   // The task form (the forms feature's renderer) holds the values; the decisions read them when the user acts.
   const formRef = useRef<FormRendererHandle>(null);
+  const room = useRoom(id ? { kind: 'task', id: Number(id) } : null);
+  const query = useTask(id);
+  // The task as the page shows it: a newer version (someone else's change, heard live) replaces it
+  // only when nothing typed would be lost; otherwise the page says that a newer version exists.
+  const { task, newer, takeNewer } = useShownTask(query.data, () => formRef.current?.isDirty() ?? false);
+
   // An ad-hoc task is outside the protocol: nothing comes after it, and a reject sends nothing back.
   const adhoc = task?.code === ADHOC_TASK_CODE;
   const destination = useRejectDestination(task?.onReject ?? null, adhoc);
@@ -61,6 +70,20 @@ export default function TaskPage() {
       <PageHeader title={task.name}>
         <TaskStateChip state={task.state} size="medium" />
       </PageHeader>
+      <Presence users={room.users} me={Number(session.user.uid)} />
+      {newer && (
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" onClick={takeNewer}>
+              {t('common.reload')}
+            </Button>
+          }
+        >
+          {t('realtime.newerVersion')}
+        </Alert>
+      )}
       <TaskActions task={task} decisions={decisions} />
 
       <TaskNotes task={task} adhoc={adhoc} />

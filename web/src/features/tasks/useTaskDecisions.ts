@@ -74,7 +74,11 @@ export function useTaskDecisions(id: string, task: TaskDetail | undefined, adhoc
   const done = (message: string) => showToast(message, 'success');
 
   const save = useSaveTaskData({
-    onSuccess: () => done(t('common.saved')),
+    onSuccess: () => {
+      // What was saved is the form's starting point now: the version the save made replaces the page's.
+      formRef.current?.reset(formRef.current.getValues());
+      done(t('common.saved'));
+    },
     onError: failed,
   });
   const accept = useAcceptTask({

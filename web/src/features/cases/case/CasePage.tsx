@@ -11,6 +11,8 @@ import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { QueryState, Section } from '../../../components/page/index.js';
 import { PageHeader } from '../../../components/PageHeader.js';
+import { Presence } from '../../../components/Presence.js';
+import { useRoom } from '../../../lib/realtime.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { CommentThread, DocumentChecklist } from '../../comments/index.js';
 import { DocumentDetail } from '../../tasks/DocumentDetail.js';
@@ -46,6 +48,8 @@ export default function CasePage() {
   const invalidate = useInvalidateCase();
   const query = useCase(id);
   const c = query.data;
+  // Live: who else has the case open; its changes refetch it (app/realtime).
+  const room = useRoom(id ? { kind: 'case', id: Number(id) } : null);
   const [dialog, setDialog] = useState<'owner' | 'participants' | 'close' | null>(null);
   const [editing, setEditing] = useState(false);
   const [dialogError, setDialogError] = useState<string | undefined>();
@@ -130,6 +134,7 @@ export default function CasePage() {
         <TaskStateChip state={c.state} size="medium" />
       </PageHeader>
 
+      <Presence users={room.users} me={Number(session.user.uid)} />
       <CaseActions
         c={c}
         busy={busy}

@@ -27,6 +27,8 @@ export interface FormRendererHandle {
   /** Validates and, when valid, calls onSubmit with the cleaned values. */
   submit: () => Promise<void>;
   reset: (values?: FormValues) => void;
+  /** Whether the user changed anything since the form was loaded or last reset. */
+  isDirty: () => boolean;
 }
 
 export interface FormRendererProps {
@@ -187,6 +189,7 @@ export function FormRenderer(props: FormRendererProps) {
     ref,
     () => ({
       getValues: () => form.getValues(),
+      isDirty: () => form.formState.isDirty,
       setServerErrors: (details) => {
         const unplaced: ApiErrorDetail[] = [];
         for (const detail of details) {
