@@ -24,6 +24,8 @@ interface QueryStateProps<T> {
   empty?: ReactNode;
   /** A Retry button beside the error, which loads the query again. */
   retry?: boolean;
+  /** Another way on beside the error (a link to the list the record was in). */
+  errorAction?: ReactNode;
 }
 
 /**
@@ -31,7 +33,7 @@ interface QueryStateProps<T> {
  * if asked for), a named placeholder while it loads, then the content, or
  * the empty state when there is nothing.
  */
-export function QueryState<T>({ query, children, height = 160, isEmpty, empty, retry = false }: QueryStateProps<T>) {
+export function QueryState<T>({ query, children, height = 160, isEmpty, empty, retry = false, errorAction }: QueryStateProps<T>) {
   const { t } = useTranslation();
   if (query.isError) {
     return (
@@ -42,7 +44,9 @@ export function QueryState<T>({ query, children, height = 160, isEmpty, empty, r
             <Button color="inherit" size="small" onClick={() => void query.refetch?.()}>
               {t('common.retry')}
             </Button>
-          ) : undefined
+          ) : (
+            errorAction
+          )
         }
       >
         {errorMessage(query.error)}

@@ -80,6 +80,17 @@ describe('QueryState', () => {
     expect(refetch).toHaveBeenCalledOnce();
   });
 
+  test('another way on beside the error, when given', () => {
+    render(
+      <QueryState query={{ data: undefined, isError: true, error: new ApiError(404, 'NOT_FOUND', 'This draft is gone') }} errorAction={<a href="/cases/drafts">Drafts</a>}>
+        {() => 'content'}
+      </QueryState>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('This draft is gone');
+    expect(within(alert).getByRole('link', { name: 'Drafts' })).toHaveAttribute('href', '/cases/drafts');
+  });
+
   test('the empty state, then the content', () => {
     const { rerender } = render(
       <QueryState query={{ data: [] as string[], isError: false, error: null }} isEmpty={(d) => d.length === 0} empty="Nothing here">

@@ -1,10 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
@@ -12,6 +9,7 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
+import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LANGUAGES, setLanguage } from '../../i18n/index.js';
 import { showServerError } from '../../lib/forms.js';
@@ -25,18 +23,14 @@ export default function ProfilePage() {
     <>
       <PageHeader title={t('profile.title')} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, alignItems: 'start', maxWidth: 1100 }}>
-        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="profile-details">
-          <Typography id="profile-details" variant="h6" component="h2">
-            {t('profile.details')}
-          </Typography>
-          {profile.data ? <ProfileForm profile={profile.data} /> : <Skeleton variant="rectangular" height={320} sx={{ mt: 2 }} />}
-        </Paper>
-        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="profile-password">
-          <Typography id="profile-password" variant="h6" component="h2">
-            {t('profile.changePassword')}
-          </Typography>
+        <Section title={t('profile.details')} id="profile-details">
+          <QueryState query={profile} height={320} retry>
+            {(data) => <ProfileForm profile={data} />}
+          </QueryState>
+        </Section>
+        <Section title={t('profile.changePassword')} id="profile-password">
           <PasswordForm />
-        </Paper>
+        </Section>
       </Box>
     </>
   );

@@ -2,14 +2,13 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { formatDateTime } from '../../../../core/dates.js';
 import { STATE_COLORS, type TaskState } from '../../../../core/workflow/states.js';
 import { useSession } from '../../app/session/session.js';
+import { type Fact, FactsList, QueryState } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { DueDate } from './taskCells.js';
 import { TaskStateChip } from './TaskStateChip.js';
@@ -27,10 +26,9 @@ export default function CaseTimelinePage() {
       <PageHeader title={t('tasks.timeline.title', { number: data?.number ?? (data ? `#${data.caseId}` : '') })}>
         {data && <TaskStateChip state={data.state} size="medium" />}
       </PageHeader>
-      {query.isError && <Alert severity="error">{query.error.message}</Alert>}
-      {query.isPending && <Skeleton variant="rectangular" height={160} />}
-      {data && data.tasks.length === 0 && <Typography color="text.secondary">{t('tasks.timeline.empty')}</Typography>}
-      {data && data.tasks.length > 0 && <TaskTimeline tasks={data.tasks} />}
+      <QueryState query={query} retry isEmpty={(timeline) => timeline.tasks.length === 0} empty={<Typography color="text.secondary">{t('tasks.timeline.empty')}</Typography>}>
+        {(timeline) => <TaskTimeline tasks={timeline.tasks} />}
+      </QueryState>
     </>
   );
 }
@@ -45,6 +43,12 @@ export function TaskTimeline({ tasks, headingLevel = 'h2' }: { tasks: CaseTimeli
       {tasks.map((task, index) => {
         const last = index === tasks.length - 1;
         const color = STATE_COLORS[task.state as TaskState] ?? '#757575';
+        const facts: Fact[] = [
+          [t('tasks.responsible'), `${task.responsibleName ?? t('tasks.nobody')}${task.teamName ? ` · ${t('tasks.teamOf', { team: task.teamName })}` : ''}`],
+          [t('tasks.createdAt'), when(task.createdAt)],
+        ];
+        if (task.dueAt && !task.decidedAt) facts.push([t('tasks.dueAt'), <DueDate key="due" dueAt={task.dueAt} overdue={task.overdue} />]);
+        if (task.decidedAt) facts.push([t('tasks.timeline.decided'), task.decidedBy ? t('tasks.timeline.decidedBy', { when: when(task.decidedAt), who: task.decidedBy }) : when(task.decidedAt)]);
         return (
           <Box component="li" key={task.id} sx={{ display: 'grid', gridTemplateColumns: '24px 1fr', columnGap: 1.5 }}>
             <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }} aria-hidden>
@@ -60,29 +64,7 @@ export function TaskTimeline({ tasks, headingLevel = 'h2' }: { tasks: CaseTimeli
                 </Typography>
                 <TaskStateChip state={task.state} />
               </Box>
-              <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 2, rowGap: 0.25 }}>
-                <Term>{t('tasks.responsible')}</Term>
-                <Value>
-                  {task.responsibleName ?? t('tasks.nobody')}
-                  {task.teamName ? ` · ${t('tasks.teamOf', { team: task.teamName })}` : ''}
-                </Value>
-                <Term>{t('tasks.createdAt')}</Term>
-                <Value>{when(task.createdAt)}</Value>
-                {task.dueAt && !task.decidedAt && (
-                  <>
-                    <Term>{t('tasks.dueAt')}</Term>
-                    <Value>
-                      <DueDate dueAt={task.dueAt} overdue={task.overdue} />
-                    </Value>
-                  </>
-                )}
-                {task.decidedAt && (
-                  <>
-                    <Term>{t('tasks.timeline.decided')}</Term>
-                    <Value>{task.decidedBy ? t('tasks.timeline.decidedBy', { when: when(task.decidedAt), who: task.decidedBy }) : when(task.decidedAt)}</Value>
-                  </>
-                )}
-              </Box>
+              <FactsList items={facts} />
               {task.reason && (
                 <Alert severity={task.state === 'REJECTED' ? 'warning' : 'info'} sx={{ mt: 1 }}>
                   <strong>{t(task.state === 'REJECTED' ? 'tasks.timeline.rejectReason' : 'tasks.returnedReason')}</strong> {task.reason}
@@ -93,21 +75,5 @@ export function TaskTimeline({ tasks, headingLevel = 'h2' }: { tasks: CaseTimeli
         );
       })}
     </Box>
-  );
-}
-
-function Term({ children }: { children: ReactNode }) {
-  return (
-    <Typography component="dt" variant="body2" color="text.secondary">
-      {children}
-    </Typography>
-  );
-}
-
-function Value({ children }: { children: ReactNode }) {
-  return (
-    <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-      {children}
-    </Typography>
   );
 }

@@ -1,13 +1,11 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../../../core/dates.js';
 import { type FieldDef, type FormDefinition, scopeFieldsDeep } from '../../../../../core/forms/definition.js';
 import { useSession } from '../../../app/session/session.js';
-import { errorMessage } from '../../../lib/api.js';
+import { QueryState } from '../../../components/page/index.js';
 import { isFileRef, labelOf, optionText } from '../../tasks/fieldText.js';
 import { type HistoryEvent, useCaseHistory } from '../api.js';
 
@@ -106,17 +104,30 @@ function describe(event: HistoryEvent, fields: Map<string, FieldDef>, t: TFuncti
 
 /** Every transition, task step and field change of one application, oldest first, with who and when. */
 export function CaseHistory({ caseId, form }: { caseId: string; form: FormDefinition | null }) {
+  const { t } = useTranslation();
+  const history = useCaseHistory(caseId, true);
+  const fields = new Map(scopeFieldsDeep(form?.fields ?? []).map((f) => [f.name, f]));
+  return (
+    <QueryState
+      query={history}
+      height={120}
+      retry
+      isEmpty={(events) => events.length === 0}
+      empty={<Typography color="text.secondary">{t('caseView.history.empty')}</Typography>}
+    >
+      {(events) => <HistoryList events={events} fields={fields} />}
+    </QueryState>
+  );
+}
+
+/** The events, oldest first: what happened, the values a change touched, when and who. */
+function HistoryList({ events, fields }: { events: HistoryEvent[]; fields: Map<string, FieldDef> }) {
   const { t, i18n } = useTranslation();
   const session = useSession();
   const language = i18n.resolvedLanguage ?? 'en';
-  const history = useCaseHistory(caseId, true);
-  if (history.isError) return <Alert severity="error">{errorMessage(history.error)}</Alert>;
-  if (!history.data) return <Skeleton variant="rectangular" height={120} aria-label={t('common.loading')} />;
-  if (history.data.length === 0) return <Typography color="text.secondary">{t('caseView.history.empty')}</Typography>;
-  const fields = new Map(scopeFieldsDeep(form?.fields ?? []).map((f) => [f.name, f]));
   return (
     <Box component="ol" aria-label={t('caseView.history.label')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
-      {history.data.map((event) => {
+      {events.map((event) => {
         const { what, more } = describe(event, fields, t, language);
         return (
           <Box

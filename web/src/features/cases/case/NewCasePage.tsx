@@ -9,7 +9,6 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,11 +17,10 @@ import { useProjectSettings } from '../../../app/project/projectSettings.js';
 import { useSession } from '../../../app/session/session.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { errorMessage } from '../../../lib/api.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import { newCaseUrl, type ProtocolOption, useCase, useInvalidateDrafts, useNewOptions, useOpenDraft } from '../api.js';
 import { CaseEditor, type EditorProtocol } from './CaseEditor.js';
-import { FactsList } from '../../../components/page/index.js';
+import { FactsList, type QueryLike, QueryState } from '../../../components/page/index.js';
 
 /** An application started on this page; `draftId` once its first save made it a draft. */
 interface Started {
@@ -77,36 +75,32 @@ export default function NewCasePage() {
     </PageHeader>
   );
 
-  if (options.isError) {
+  // The page waits for the protocols it offers and, when the address names a draft, for that draft.
+  const draftFailed = opening !== undefined && draft.isError;
+  const ready: QueryLike<true> = {
+    data: options.data && (opening === undefined || draft.data) ? true : undefined,
+    isError: options.isError || draftFailed,
+    error: options.isError ? options.error : draft.error,
+    refetch: options.isError ? options.refetch : undefined,
+  };
+  if (ready.data === undefined || ready.isError || !options.data) {
     return (
       <>
         {header()}
-        <Alert severity="error">{errorMessage(options.error)}</Alert>
-      </>
-    );
-  }
-  if (opening !== undefined && draft.isError) {
-    return (
-      <>
-        {header()}
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" component={RouterLink} to="/cases/drafts">
-              {t('menu.drafts')}
-            </Button>
+        <QueryState
+          query={ready}
+          height={320}
+          retry={options.isError}
+          errorAction={
+            draftFailed && !options.isError ? (
+              <Button color="inherit" component={RouterLink} to="/cases/drafts">
+                {t('menu.drafts')}
+              </Button>
+            ) : undefined
           }
         >
-          {errorMessage(draft.error)}
-        </Alert>
-      </>
-    );
-  }
-  if (!options.data || (opening !== undefined && !draft.data)) {
-    return (
-      <>
-        {header()}
-        <Skeleton variant="rectangular" height={320} aria-label={t('common.loading')} />
+          {() => null}
+        </QueryState>
       </>
     );
   }
