@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import { searchFiltersParam } from '../cases/search.js';
 import { CASE_STATES } from '../workflow/states.js';
-import { listQuery, listResponse } from './list.js';
+import { dayText, listQuery, listResponse } from './list.js';
 
-const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate');
+const dateText = dayText;
 
 /** One row of the case list. */
 export const caseItemSchema = z.object({

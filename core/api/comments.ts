@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { CASE_STATES } from '../workflow/states.js';
-import { listQuery, listResponse } from './list.js';
+import { dayText, listQuery, listResponse } from './list.js';
 
 /** Longest comment accepted (characters, after trimming). */
 export const COMMENT_MAX = 5000;
@@ -24,14 +24,7 @@ export const COMMENT_MAX_MENTIONS = 20;
 export const DOCUMENT_MARKS = ['missing', 'received', 'accepted'] as const;
 export type DocumentMark = (typeof DOCUMENT_MARKS)[number];
 
-/** A day as YYYY-MM-DD that exists on the calendar (2031-02-30 is refused here, not by the database). */
-const dateText = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate')
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'validation.invalidDate');
+const dateText = dayText;
 const documentCode = z.string().trim().min(1).max(100);
 
 /** What an actor may do on one comment (comments/policy.ts decides; the web shows buttons from it). */

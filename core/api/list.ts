@@ -21,3 +21,12 @@ export const listResponse = <T extends z.ZodType>(item: T) => z.object({ items: 
 
 /** A record id in a path: a positive integer. */
 export const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** A day as YYYY-MM-DD that exists on the calendar (2031-02-30 is refused here, not by the database). */
+export const dayText = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.invalidDate')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'validation.invalidDate');

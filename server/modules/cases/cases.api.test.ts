@@ -592,4 +592,13 @@ describe('the date filter', () => {
       for (const d of dates) await t.db.updateTable('cases').set({ doc_date: d.doc_date }).where('id', '=', d.id).execute();
     }
   });
+
+  it('refuses a day that is not on the calendar with 400, on the list, its count and the export', async () => {
+    for (const url of ['/api/cases?from=2031-02-30', '/api/cases?to=2026-13-01', '/api/cases/count?from=2026-02-29', '/api/cases/export?format=csv&to=2026-04-31']) {
+      const res = await req('GET', url, coordinator);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('VALIDATION');
+    }
+    expect((await req('GET', '/api/cases?from=2028-02-29&limit=1', coordinator)).statusCode).toBe(200);
+  });
 });
