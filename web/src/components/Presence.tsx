@@ -30,7 +30,7 @@ export function Presence({ users, me }: { users: PresenceUser[]; me: number }) {
         ))}
       </AvatarGroup>
       <Typography variant="body2" color="text.secondary" role="status">
-        {t('realtime.alsoHere', { count: others.length, names })}
+        {t('realtime.alsoHere', { names })}
       </Typography>
     </Stack>
   );
