@@ -15,6 +15,7 @@ import { Presence } from '../../../components/Presence.js';
 import { useRoom } from '../../../lib/realtime.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { CommentThread, DocumentChecklist } from '../../comments/index.js';
+import { DocumentReview } from '../../review/index.js';
 import { DocumentDetail } from '../../tasks/DocumentDetail.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import { type CaseTransition, newCaseUrl, useCase, useCaseTransition, useChangeOwner, useInvalidateCase, useSetParticipants } from '../api.js';
@@ -192,6 +193,7 @@ export default function CasePage() {
             )}
           </Section>
           <CaseDocuments form={c.form} data={c.data} />
+          {showTasks && c.state !== 'DRAFT' && <DocumentReview caseId={c.id} form={c.form} data={c.data} />}
           {showTasks && c.state !== 'DRAFT' && <CaseTasks caseId={id} mayAddTask={c.state === 'PENDING' && can('wf_tareas', 'create')} />}
           {c.state !== 'DRAFT' && <CommentThread caseId={c.id} />}
           {c.canSeeHistory && session.targets.includes('historialaplicacion') && (
