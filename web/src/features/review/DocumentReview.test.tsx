@@ -132,7 +132,7 @@ describe('DocumentReview', () => {
   test('a visitor is not in the room until they join; joining shows who is there and every document of the case', async () => {
     renderReview();
     expect(screen.queryByRole('list', { name: 'Documents of the case' })).not.toBeInTheDocument();
-    expect(fake.joinedRooms.every((r) => r === null)).toBe(true);
+    expect(fake.joinedRooms).toEqual([]);
     join();
     expect(fake.joinedRooms.at(-1)).toEqual({ kind: 'review', id: 42 });
     expect(screen.getByText('Also here: Rita Reviewer')).toBeInTheDocument();

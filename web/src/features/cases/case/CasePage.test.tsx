@@ -76,6 +76,8 @@ describe('/cases/:id', () => {
     const data = screen.getByRole('region', { name: 'Application data' });
     expect(within(data).getByText('Ortega')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Documents' })).getByRole('button', { name: 'Download lease.pdf' })).toBeInTheDocument();
+    // Staff may review the documents together; nobody is in the room until they join it.
+    expect(within(screen.getByRole('region', { name: 'Review documents together' })).getByRole('button', { name: 'Join review' })).toBeInTheDocument();
     expect(await within(screen.getByRole('region', { name: 'Tasks' })).findByRole('link', { name: 'Intake review' })).toHaveAttribute('href', '/tasks/5');
     const similar = screen.getByRole('region', { name: 'Similar applications' });
     expect(await within(similar).findByRole('link', { name: '2026-10-000007' })).toHaveAttribute('href', '/cases/7');
@@ -149,6 +151,7 @@ describe('/cases/:id', () => {
     expect(screen.queryByRole('region', { name: 'Tasks' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Similar applications' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Change owner' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Review documents together' })).not.toBeInTheDocument();
   });
 
   test("complete warns 'Once done it can't be changed'; Cancel does nothing, Complete does it and the action goes", async () => {
