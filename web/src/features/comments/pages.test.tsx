@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import { caseDetail } from '../cases/case/testServer.js';
+import { taskDetail } from '../tasks/fixtures.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
@@ -67,5 +68,33 @@ describe('the comments on the case page', () => {
     expect(events[1]).toHaveTextContent('From Waiting for the leese to Waiting for the lease');
     expect(events[2]).toHaveTextContent('Comment #2 deleted');
     expect(events[2]).toHaveTextContent('Oops');
+  });
+});
+
+describe('the comments on the task page', () => {
+  test("shows the task's own thread, and a new comment goes on the task", async () => {
+    setScreenWidth(1366);
+    const task = taskDetail();
+    const fetchMock = mockFetch((url, init) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/session') return jsonResponse(sessionFixture);
+      if (url === '/api/tasks/5' && !init?.method) return jsonResponse(task);
+      if (url === `/api/cases/${task.case.id}/comments` && init?.method === 'POST') return jsonResponse({ ...comment, id: 2, number: 2, taskId: 5 }, 201);
+      if (url === `/api/cases/${task.case.id}/comments?taskId=5`)
+        return jsonResponse({ items: [{ ...comment, caseId: task.case.id, taskId: 5, taskName: task.name }], canComment: true, canUseStaffTools: false });
+      return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+    });
+    renderApp('/tasks/5');
+    const thread = await screen.findByRole('region', { name: 'Comments' });
+    expect(await within(thread).findByText('Waiting for the lease')).toBeInTheDocument();
+    const form = within(thread).getByRole('form', { name: 'New comment' });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Comment' }), { target: { value: 'Checked the stubs' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add comment' }));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url, init]) => url === `/api/cases/${task.case.id}/comments` && init?.method === 'POST')).toBe(true),
+    );
+    const post = fetchMock.mock.calls.find(([url, init]) => url === `/api/cases/${task.case.id}/comments` && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ body: 'Checked the stubs', taskId: 5 });
+    expect(await screen.findByText('Comment added!')).toBeInTheDocument();
   });
 });

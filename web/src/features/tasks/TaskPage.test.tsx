@@ -18,6 +18,8 @@ function serve(task: () => TaskDetail, extra: Handler = () => undefined) {
     const answer = extra(url, init);
     if (answer) return answer;
     if (url === '/api/tasks/5' && !init?.method) return jsonResponse(task());
+    // The page's comments thread (features/comments), empty here.
+    if (url.startsWith('/api/cases/3/comments')) return jsonResponse({ items: [], canComment: false, canUseStaffTools: false });
     return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
   });
 }

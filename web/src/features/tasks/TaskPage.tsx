@@ -11,6 +11,7 @@ import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { Presence } from '../../components/Presence.js';
 import { useRoom } from '../../lib/realtime.js';
+import { CommentThread } from '../comments/index.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
 import { useTask } from './api.js';
 import { AssignDialog } from './AssignDialog.js';
@@ -107,6 +108,7 @@ export default function TaskPage() {
           <Section title={t('tasks.documentDetail')} id="task-document">
             <DocumentDetail form={task.case.mainForm} data={task.case.data} optionLabels={task.case.optionLabels} />
           </Section>
+          <CommentThread caseId={task.case.id} taskId={task.id} />
         </Box>
         {/* On phones the case comes first, then the form. */}
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0, order: { xs: -1, md: 0 } }}>
