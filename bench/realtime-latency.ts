@@ -71,10 +71,10 @@ async function socketTo(base: string, sid: string): Promise<Socket> {
   return s;
 }
 
-const once = (s: Socket, event: string, match: (e: never) => boolean) =>
+const once = <T>(s: Socket, event: string, match: (e: T) => boolean) =>
   new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${event}`)), 5000);
-    const on = (e: never) => {
+    const on = (e: T) => {
       if (!match(e)) return;
       const at = performance.now();
       clearTimeout(timer);

@@ -12,7 +12,7 @@ import { listQuery, listResponse } from './list.js';
  * the role of their own account; only a super-admin changes, deletes or
  * sends a reset link to a user who holds a super-admin role.
  */
-export const USER_ACTIONS = ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink'] as const;
+export const USER_ACTIONS = ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink', 'unlock'] as const;
 export type UserActionName = (typeof USER_ACTIONS)[number];
 
 /** One user of the tenant (GET /api/users, /api/users/blocked, /api/users/:id). */

@@ -64,7 +64,11 @@ export async function deleteUser(db: Db, actor: Actor, id: number): Promise<void
 
 /** Unlocks an account locked by failed sign-ins, and forgets the failures counted against its email. */
 export async function unlockUser(db: Db, actor: Actor, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => clearLock(trx, actor, await lockUser(trx, actor, id)));
+  await db.transaction().execute(async (trx) => {
+    const current = await lockUser(trx, actor, id);
+    assertUserAction(actor, record(current), 'unlock');
+    await clearLock(trx, actor, current);
+  });
 }
 
 /** Emails the user a password-reset link; returns the address it went to. */

@@ -8,12 +8,12 @@ import { makeEntity, makeUser } from '../../../tests/support/factories.js';
  * (acl_usuarios), then the record: nobody deletes, deactivates or changes
  * the role of their own account; a super-admin role is given only by a
  * super-admin; a user who holds one is changed, deleted or sent a reset link
- * only by a super-admin; another tenant's users do not exist.
+ * or unlocked only by a super-admin; another tenant's users do not exist.
  */
 let t: TestApp;
 type Who = 'super-admin' | 'users admin' | 'users viewer' | 'none' | 'admin of another tenant';
 type Target = 'a user' | 'a super-admin' | 'themself';
-type Act = 'read' | 'edit' | 'give a super-admin role' | 'give another role' | 'deactivate' | 'delete' | 'send a reset link';
+type Act = 'read' | 'edit' | 'give a super-admin role' | 'give another role' | 'deactivate' | 'delete' | 'send a reset link' | 'unlock';
 type Outcome = 'allowed' | 'forbidden' | 'not found';
 
 const CRUD: Action[] = ['show', 'create', 'update', 'delete'];
@@ -30,10 +30,10 @@ beforeAll(async () => {
   entityId = entity.id;
   const users: Array<[Who, Parameters<typeof makeUser>[1], Parameters<typeof makeUser>[2]]> = [
     ['super-admin', entity.id, { role: 'super-admin' }],
-    ['users admin', entity.id, { role: 'users-admin', rules: { acl_usuarios: CRUD } }],
+    ['users admin', entity.id, { role: 'users-admin', rules: { acl_usuarios: CRUD, dashboard_blocked_users: ['show', 'update'] } }],
     ['users viewer', entity.id, { role: 'users-viewer', rules: { acl_usuarios: ['show'] } }],
     ['none', entity.id, { role: 'clerk', rules: { wf_casos: ['show'] } }],
-    ['admin of another tenant', other.id, { role: 'users-admin', rules: { acl_usuarios: CRUD } }],
+    ['admin of another tenant', other.id, { role: 'users-admin', rules: { acl_usuarios: CRUD, dashboard_blocked_users: ['show', 'update'] } }],
   ];
   for (const [who, tenant, options] of users) {
     const u = await makeUser(t.db, tenant, options);
@@ -53,7 +53,7 @@ async function targetOf(who: Who, target: Target): Promise<number> {
 }
 
 const stored = async (id: number) => ({
-  user: await t.db.selectFrom('users').where('id', '=', id).select(['name', 'email', 'role_id', 'active']).executeTakeFirst(),
+  user: await t.db.selectFrom('users').where('id', '=', id).select(['name', 'email', 'role_id', 'active', 'locked']).executeTakeFirst(),
   resetLinks: Number((await t.db.selectFrom('password_resets').where('user_id', '=', id).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
 });
 
@@ -76,37 +76,41 @@ async function attempt(who: Who, act: Act, id: number) {
       return as('DELETE', `/api/users/${id}`);
     case 'send a reset link':
       return as('POST', `/api/users/${id}/reset-link`);
+    case 'unlock':
+      return as('POST', `/api/users/${id}/unlock`);
   }
 }
 
-const acts: Act[] = ['read', 'edit', 'give a super-admin role', 'give another role', 'deactivate', 'delete', 'send a reset link'];
+const acts: Act[] = ['read', 'edit', 'give a super-admin role', 'give another role', 'deactivate', 'delete', 'send a reset link', 'unlock'];
 const row = (who: Who, target: Target, outcomes: Outcome[]) => outcomes.map((o, i) => [who, target, acts[i], o] as [Who, Target, Act, Outcome]);
 const Y = 'allowed';
 const F = 'forbidden';
 const N = 'not found';
 
-// Columns: read, edit, give a super-admin role, give another role, deactivate, delete, send a reset link.
+// Columns: read, edit, give a super-admin role, give another role, deactivate, delete, send a reset link, unlock.
 const table: Array<[Who, Target, Act, Outcome]> = [
-  ...row('super-admin', 'a user', [Y, Y, Y, Y, Y, Y, Y]),
-  ...row('super-admin', 'a super-admin', [Y, Y, Y, Y, Y, Y, Y]),
+  ...row('super-admin', 'a user', [Y, Y, Y, Y, Y, Y, Y, Y]),
+  ...row('super-admin', 'a super-admin', [Y, Y, Y, Y, Y, Y, Y, Y]),
   // Already a super-admin: "giving" that role changes nothing, which is allowed.
-  ...row('super-admin', 'themself', [Y, Y, Y, F, F, F, Y]),
-  ...row('users admin', 'a user', [Y, Y, F, Y, Y, Y, Y]),
-  ...row('users admin', 'a super-admin', [Y, F, F, F, F, F, F]),
-  ...row('users admin', 'themself', [Y, Y, F, F, F, F, Y]),
-  ...row('users viewer', 'a user', [Y, F, F, F, F, F, F]),
-  ...row('users viewer', 'a super-admin', [Y, F, F, F, F, F, F]),
-  ...row('users viewer', 'themself', [Y, F, F, F, F, F, F]),
-  ...row('none', 'a user', [F, F, F, F, F, F, F]),
-  ...row('none', 'a super-admin', [F, F, F, F, F, F, F]),
-  ...row('none', 'themself', [F, F, F, F, F, F, F]),
-  ...row('admin of another tenant', 'a user', [N, N, N, N, N, N, N]),
-  ...row('admin of another tenant', 'a super-admin', [N, N, N, N, N, N, N]),
+  ...row('super-admin', 'themself', [Y, Y, Y, F, F, F, Y, Y]),
+  ...row('users admin', 'a user', [Y, Y, F, Y, Y, Y, Y, Y]),
+  ...row('users admin', 'a super-admin', [Y, F, F, F, F, F, F, F]),
+  ...row('users admin', 'themself', [Y, Y, F, F, F, F, Y, Y]),
+  ...row('users viewer', 'a user', [Y, F, F, F, F, F, F, F]),
+  ...row('users viewer', 'a super-admin', [Y, F, F, F, F, F, F, F]),
+  ...row('users viewer', 'themself', [Y, F, F, F, F, F, F, F]),
+  ...row('none', 'a user', [F, F, F, F, F, F, F, F]),
+  ...row('none', 'a super-admin', [F, F, F, F, F, F, F, F]),
+  ...row('none', 'themself', [F, F, F, F, F, F, F, F]),
+  ...row('admin of another tenant', 'a user', [N, N, N, N, N, N, N, N]),
+  ...row('admin of another tenant', 'a super-admin', [N, N, N, N, N, N, N, N]),
 ];
 
 describe('user policy', () => {
   it.each(table)('%s, %s: %s -> %s', async (who, target, act, outcome) => {
     const id = await targetOf(who, target);
+    // Something to unlock (a signed-in actor unlocking themself: locked while the session still stands).
+    if (act === 'unlock') await t.db.updateTable('users').set({ locked: true }).where('id', '=', id).where('id', '!=', ids[who]).execute();
     const before = await stored(id);
     const res = await attempt(who, act, id);
     const after = await stored(id);
@@ -122,16 +126,17 @@ describe('user policy', () => {
     if (act === 'deactivate') expect(after.user?.active).toBe(false);
     if (act === 'delete') expect(after.user).toBeUndefined();
     if (act === 'send a reset link') expect(after.resetLinks).toBe(before.resetLinks + 1);
+    if (act === 'unlock') expect(after.user?.locked).toBe(false);
   });
 
   // The actions sent with each user, from which the web shows its buttons.
   const actions: Array<[Who, Target, string[]]> = [
-    ['super-admin', 'a user', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink']],
-    ['super-admin', 'a super-admin', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink']],
-    ['super-admin', 'themself', ['edit', 'resetLink']],
-    ['users admin', 'a user', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink']],
+    ['super-admin', 'a user', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink', 'unlock']],
+    ['super-admin', 'a super-admin', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink', 'unlock']],
+    ['super-admin', 'themself', ['edit', 'resetLink', 'unlock']],
+    ['users admin', 'a user', ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink', 'unlock']],
     ['users admin', 'a super-admin', []],
-    ['users admin', 'themself', ['edit', 'resetLink']],
+    ['users admin', 'themself', ['edit', 'resetLink', 'unlock']],
     ['users viewer', 'a user', []],
   ];
   it.each(actions)('%s, %s: sent the actions %j', async (who, target, expected) => {

@@ -27,6 +27,8 @@ export function userActions(actor: Actor, u: UserRecord): UserActionName[] {
   }
   if (can(actor, 'acl_usuarios', 'delete') && !self) out.push('delete');
   if (can(actor, 'acl_usuarios', 'update')) out.push('resetLink');
+  // Unlocking is the blocked-users dashboard's right; a super-admin's account only by a super-admin (above).
+  if (can(actor, 'dashboard_blocked_users', 'update')) out.push('unlock');
   return out;
 }
 

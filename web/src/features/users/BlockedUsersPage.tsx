@@ -48,7 +48,9 @@ export default function BlockedUsersPage() {
           emptyText={list.params.search ? t('dataTable.noMatches') : t('blockedUsers.empty')}
           actions={
             canUnlock
-              ? (user) => (
+              ? (user) =>
+                  // A super-admin's account is unlocked only by a super-admin: the server says so in `actions`.
+                  user.actions.includes('unlock') && (
                   <Button
                     size="small"
                     variant="outlined"

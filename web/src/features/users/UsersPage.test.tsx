@@ -21,7 +21,7 @@ const user = (over: Partial<UserItem>): UserItem => ({
   language: 'en',
   timeZone: 'America/Bogota',
   createdAt: '2026-01-01T00:00:00Z',
-  actions: ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink'],
+  actions: ['edit', 'changeRole', 'deactivate', 'delete', 'resetLink', 'unlock'],
   ...over,
 });
 const users = [user({}), user({ id: 11, email: 'lou@demo.test', name: 'Lou Locked', locked: true, lockedAt: '2026-02-01T10:00:00Z', failedLogins: 5 })];
@@ -57,8 +57,8 @@ describe('/acl/users', () => {
     // The session may do everything on users; the server still answers per user (users/policy.ts).
     const list = [
       user({}),
-      // A super-admin user seen by an administrator who is not one: no action.
-      user({ id: 12, email: 'sam@demo.test', name: 'Sam Support', roleId: 1, roleName: 'Support', actions: [] }),
+      // A locked super-admin user seen by an administrator who is not one: no action, not even unlock.
+      user({ id: 12, email: 'sam@demo.test', name: 'Sam Support', roleId: 1, roleName: 'Support', locked: true, actions: [] }),
       // The caller's own account: no delete, role change or deactivation.
       user({ id: 2, email: 'coordinator@demo.test', name: 'Demo Coordinator', actions: ['edit', 'resetLink'] }),
     ];

@@ -86,7 +86,7 @@ export default function UsersPage() {
     <>
       {user.actions.includes('edit') && action(t('common.edit'), user, <EditOutlined fontSize="small" />, () => setEditing(user))}
       {user.locked &&
-        can('dashboard_blocked_users', 'update') &&
+        user.actions.includes('unlock') &&
         action(t('userAdmin.unlock'), user, <LockOpenOutlined fontSize="small" />, () => unlock.mutate(user), unlock.isPending)}
       {user.actions.includes('resetLink') &&
         action(t('userAdmin.sendResetLink'), user, <ForwardToInboxOutlined fontSize="small" />, () => resetLink.mutate(user), resetLink.isPending)}
