@@ -9,7 +9,7 @@
  */
 import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
-import { type Actor, assertCatalogAction } from './policy.js';
+import { type Actor, assertCatalogAction, assertRulesChange } from './policy.js';
 import { CATALOG_TARGET, type CatalogTable, lockCatalogRow, removeCatalogRow, replaceRules, rulesOf, updateCatalogRow } from './repo.js';
 import type { CatalogBody, RulesBody } from './schema.js';
 
@@ -34,6 +34,7 @@ export function setRoleRules(db: Db, actor: Actor, roleId: number, body: RulesBo
   return db.transaction().execute(async (trx) => {
     await lockCatalogRow(trx, actor, 'acl_roles', roleId);
     const current = await rulesOf(trx, actor, roleId);
+    assertRulesChange(actor, current.role, current.granted, body.granted);
     const modules = new Map(current.modules.map((m) => [m.code, m.id]));
     const actions = new Map(current.actions.map((a) => [a.code, a.id]));
     const rules: Array<{ moduleId: number; actionId: number }> = [];

@@ -28,7 +28,8 @@ beforeAll(async () => {
   entityId = entity.id;
   const every = (actions: Action[]) => Object.fromEntries(ACL_TARGETS.map((target) => [target, actions]));
   const users: Array<[Who, number, Parameters<typeof makeUser>[2]]> = [
-    ['acl admin', entity.id, { role: 'acl-admin', rules: every(ALL) }],
+    // It holds what the table's rules rows grant (a role's rules grant only what the granter holds).
+    ['acl admin', entity.id, { role: 'acl-admin', rules: { ...every(ALL), wf_casos: ['show', 'update'], wf_tareas: ['show'] } }],
     ['roles admin', entity.id, { role: 'roles-admin', rules: { acl_roles: ALL } }],
     ['viewer', entity.id, { role: 'acl-viewer', rules: every(['show']) }],
     ['none', entity.id, { role: 'clerk', rules: { wf_casos: ['show'] } }],
@@ -188,5 +189,44 @@ describe('the super-admin role', () => {
     const sid = await login(t, superAdmin.email, 'Passw0rd1');
     const renamed = await t.request({ method: 'PUT', url: `${PATHS.role}/${role.id}`, cookies: sid, payload: { code: role.code, name: 'Support', description: '' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
+  });
+});
+
+describe('the rules of a role', () => {
+  const put = (sid: { sid: string }, roleId: number, granted: Record<string, string[]>) =>
+    t.request({ method: 'PUT', url: `/api/acl/roles/${roleId}/rules`, cookies: sid, payload: { granted } });
+  const rulesOf = async (roleId: number) =>
+    (await t.db.selectFrom('acl_rules as x').innerJoin('acl_modules as m', 'm.id', 'x.module_id').innerJoin('acl_actions as a', 'a.id', 'x.action_id')
+      .where('x.role_id', '=', roleId).select(['m.code as module', 'a.code as action']).orderBy('m.code').orderBy('a.code').execute()).map((r) => `${r.module}:${r.action}`);
+
+  it('grant only what the granter holds, keep what the role had, and take away anything', async () => {
+    const granter = await makeUser(t.db, entityId, { role: 'rules-keeper', rules: { acl_reglas: ['show', 'update'], wf_casos: ['show'] } });
+    const sid = await login(t, granter.email, 'Passw0rd1');
+    const role = await makeRole(t.db, entityId, { rules: { wf_tareas: ['show'] } });
+    // wf_tareas:show is the role's already (kept); wf_casos:show is the granter's (allowed).
+    expect((await put(sid, role.id, { wf_tareas: ['show'], wf_casos: ['show'] })).statusCode).toBe(200);
+    expect(await rulesOf(role.id)).toEqual(['wf_casos:show', 'wf_tareas:show']);
+    // admin_cases is not the granter's: refused, nothing changed.
+    const refused = await put(sid, role.id, { wf_casos: ['show'], admin_cases: ['show', 'update'] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ error: { details: Array<{ path: string }> } }>().error.details.map((d) => d.path)).toEqual(['granted.admin_cases']);
+    expect(await rulesOf(role.id)).toEqual(['wf_casos:show', 'wf_tareas:show']);
+    // Taking away is always allowed.
+    expect((await put(sid, role.id, {})).statusCode).toBe(200);
+    expect(await rulesOf(role.id)).toEqual([]);
+  });
+
+  it('refuses anyone but a super-admin a change to their own role or to a super-admin role', async () => {
+    const granter = await makeUser(t.db, entityId, { role: 'rules-keeper-2', rules: { acl_reglas: ['show', 'update'], wf_casos: ['show'] } });
+    const sid = await login(t, granter.email, 'Passw0rd1');
+    const own = granter.role_id;
+    const before = await rulesOf(own);
+    expect((await put(sid, own, { acl_reglas: ['show', 'update'], wf_casos: ['show'] })).statusCode).toBe(403);
+    expect(await rulesOf(own)).toEqual(before);
+    const superRole = (await t.db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', 'super-admin').select('id').executeTakeFirstOrThrow()).id;
+    expect((await put(sid, superRole, {})).statusCode).toBe(403);
+    const superAdmin = await makeUser(t.db, entityId, { role: 'super-admin' });
+    const superSid = await login(t, superAdmin.email, 'Passw0rd1');
+    expect((await put(superSid, own, { acl_reglas: ['show', 'update'], wf_casos: ['show'], admin_cases: ['show'] })).statusCode).toBe(200);
   });
 });

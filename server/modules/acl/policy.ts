@@ -73,3 +73,26 @@ export function assertCatalogAction(actor: Actor, target: Target, row: CatalogRe
   if (row.system) throw new AppError('SYSTEM_RECORD');
   throw new AppError('IN_USE');
 }
+
+// ---------------------------------------------------------------- the rules of a role
+
+/**
+ * Whether the actor may replace the rules of this role with `granted`. Only
+ * a super-admin changes a super-admin role, or their own role (holding
+ * acl_reglas must not let anyone widen their own rights); anyone else may
+ * grant only what their own role holds, and take away anything. A grant the
+ * role already has is kept as it is.
+ */
+export function assertRulesChange(
+  actor: Actor,
+  role: { id: number; superAdmin: boolean },
+  before: Record<string, string[]>,
+  granted: Record<string, string[]>,
+): void {
+  if (actor.role.superAdmin) return;
+  if (role.superAdmin || role.id === actor.role.id) throw new AppError('FORBIDDEN');
+  const details = Object.entries(granted)
+    .filter(([target, actions]) => actions.some((a) => !before[target]?.includes(a) && !actor.rules.get(target)?.has(a)))
+    .map(([target]) => ({ path: `granted.${target}`, message: 'acl.grantNotHeld' }));
+  if (details.length) throw new AppError('VALIDATION', {}, details);
+}
