@@ -215,6 +215,8 @@ export async function caseHistory(db: Db, actor: Actor, id: number) {
     .leftJoin('tasks as t', 't.id', 'e.task_id')
     .where('e.case_id', '=', c.id)
     .where('e.entity_id', '=', actor.entityId)
+    // Comment events carry the comment's text, internal ones too: staff only (the applicant's side reads its thread).
+    .$if(!isStaff(actor), (q) => q.where('e.type', '!=', 'comment'))
     .select(['e.id', 'e.action', 'e.type', 'u.name as user_name', 't.name as task_name', 'e.detail', 'e.created_at'])
     .orderBy('e.id')
     .execute();

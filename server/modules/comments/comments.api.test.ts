@@ -17,6 +17,8 @@ const ROLES = {
   },
   reviewer: { ...STAFF, dashboard_comments: ['show'], historialaplicacion: ['show'] },
   applicant: { wf_casos: ['show'] },
+  // A tenant may let applicants read their application's history.
+  historyApplicant: { wf_casos: ['show'], historialaplicacion: ['show'] },
 } as const;
 
 type Who = { id: number; sid: string; name: string };
@@ -412,5 +414,22 @@ describe('bad input', () => {
       expect((await send(coordinator, 'PATCH', `/api/comments/${id}`, body)).statusCode).toBe(400);
     }
     expect((await send(coordinator, 'PATCH', `/api/comments/999999999`, { version: 1, body: 'x' })).statusCode).toBe(404);
+  });
+});
+
+describe('the case history of an applicant allowed to read it', () => {
+  it('holds no comment events: internal comments (and what an edit changed) stay with staff', async () => {
+    const reader = await person(entityId, 'historyApplicant');
+    const c = await newCase(reader.id);
+    expect((await post(coordinator, c.id, { body: 'Internal: check the landlord first.' })).statusCode).toBe(201);
+    expect((await post(coordinator, c.id, { body: 'Please upload your lease.', visibleToApplicant: true })).statusCode).toBe(201);
+    const staffSide = (await send(coordinator, 'GET', `/api/cases/${c.id}/history`)).json<Array<{ type: string }>>();
+    expect(staffSide.filter((e) => e.type === 'comment')).toHaveLength(2);
+    const res = await send(reader, 'GET', `/api/cases/${c.id}/history`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('Internal: check the landlord first.');
+    expect(res.json<Array<{ type: string }>>().filter((e) => e.type === 'comment')).toEqual([]);
+    // The comments visible to them are in their thread.
+    expect((await thread(reader, c.id)).items.map((x) => x.body)).toEqual(['Please upload your lease.']);
   });
 });

@@ -210,6 +210,27 @@ describe('download links', () => {
     expect(res.headers['content-type']).toBe('application/octet-stream');
   });
 
+  it('show a PDF or an image in the page with inline=1 (the review viewer), and anything else stays a download', async () => {
+    const pdf = (await upload(applicant, 'lease.pdf', PDF)).json<{ id: string }>().id;
+    const png = (await upload(applicant, 'stub.png', PNG)).json<{ id: string }>().id;
+    const docx = (await upload(applicant, 'letter.docx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]))).json<{ id: string }>().id;
+    const get = async (id: string) => {
+      const link = (await t.request({ method: 'GET', url: `/api/files/${id}/link`, cookies: coordinator })).json<{ url: string }>().url;
+      return t.request({ method: 'GET', url: `${link}&inline=1` });
+    };
+    const shownPdf = await get(pdf);
+    expect(shownPdf.statusCode).toBe(200);
+    expect(shownPdf.headers['content-type']).toBe('application/pdf');
+    expect(shownPdf.headers['content-disposition']).toMatch(/^inline; filename="lease.pdf"/);
+    expect(shownPdf.headers['x-content-type-options']).toBe('nosniff');
+    expect((await get(png)).headers['content-type']).toBe('image/png');
+    const word = await get(docx);
+    expect(word.headers['content-type']).toBe('application/octet-stream');
+    expect(word.headers['content-disposition']).toMatch(/^attachment;/);
+    const link = (await t.request({ method: 'GET', url: `/api/files/${pdf}/link`, cookies: coordinator })).json<{ url: string }>().url;
+    expect((await t.request({ method: 'GET', url: `${link}&inline=yes` })).statusCode).toBe(400);
+  });
+
   it('do not open another file, an expired link, or a forged token', async () => {
     const a = (await upload(applicant, 'a.pdf', PDF)).json<{ id: string }>().id;
     const b = (await upload(applicant, 'b.pdf', PDF)).json<{ id: string }>().id;

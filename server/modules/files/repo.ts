@@ -142,7 +142,7 @@ export async function findLinkedFile(db: Db, fileId: string) {
     .selectFrom('files as f')
     .innerJoin('entities as e', 'e.id', 'f.entity_id')
     .where('f.id', '=', fileId)
-    .select(['f.name', 'f.extension', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
+    .select(['f.name', 'f.extension', 'f.mime', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
     .executeTakeFirst();
-  return file && { name: file.name, extension: file.extension, public: file.public, size: file.size, folder: entityFolder({ name: file.entity_name, docnumber: file.docnumber }) };
+  return file && { name: file.name, extension: file.extension, mime: file.mime, public: file.public, size: file.size, folder: entityFolder({ name: file.entity_name, docnumber: file.docnumber }) };
 }

@@ -23,6 +23,9 @@ import { findLinkedFile, findReadableFile } from './repo.js';
 import * as s from './schema.js';
 import { diskPath, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB } from './storage.js';
 
+/** Types a link with `inline=1` shows in the page (the document review's viewer); anything else is always a download. */
+const INLINE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024 } });
   const root = path.join(app.config.data.dir, 'files');
@@ -78,16 +81,18 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** A download: the link's signature is the permission (it was given to a reader of the file). */
-  const serve = async (request: { params: { entity: string; file: string }; query: { exp: number; token: string } }, reply: FastifyReply, isPublic: boolean) => {
+  const serve = async (request: { params: { entity: string; file: string }; query: { exp: number; token: string; inline?: '1' } }, reply: FastifyReply, isPublic: boolean) => {
     const match = /^([0-9a-f-]{36})\.([a-z0-9]{1,10})$/.exec(request.params.file);
     if (!match) throw new AppError('NOT_FOUND');
     const [, id, ext] = match;
     if (!(await validLink(app.db, id, request.query.exp, request.query.token))) throw new AppError('LINK_EXPIRED');
     const file = await findLinkedFile(app.db, id);
     if (!file || file.extension !== ext || file.public !== isPublic || file.folder !== request.params.entity) throw new AppError('NOT_FOUND');
+    // Shown in the page only for types whose content was checked at upload (sniff.ts) and that run no script of the page's origin.
+    const inline = request.query.inline === '1' && INLINE_TYPES.has(file.mime);
     return reply
-      .header('content-type', 'application/octet-stream')
-      .header('content-disposition', `attachment; filename="${file.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .header('content-type', inline ? file.mime : 'application/octet-stream')
+      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${file.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
       .header('content-length', String(file.size))
       .header('cache-control', 'private, no-store')
       .send(createReadStream(diskPath(root, file.folder, isPublic, id, ext)));

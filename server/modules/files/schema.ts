@@ -10,4 +10,9 @@ export const fileParams = z.strictObject({ id: z.uuid() });
 
 /** A download link: the signed path parts and its query (exp, token). */
 export const downloadParams = z.strictObject({ entity: z.string().max(120), file: z.string().max(80) });
-export const downloadQuery = z.strictObject({ exp: z.coerce.number().int().positive(), token: z.string().max(100) });
+export const downloadQuery = z.strictObject({
+  exp: z.coerce.number().int().positive(),
+  token: z.string().max(100),
+  /** `inline=1`: shown in the page (a PDF or an image, by its checked type) instead of downloaded. */
+  inline: z.enum(['1']).optional(),
+});

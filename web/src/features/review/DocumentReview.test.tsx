@@ -156,19 +156,19 @@ describe('DocumentReview', () => {
     const viewer = screen.getByTestId('review-viewer');
     expect(within(viewer).getByText('Shown by Rita Reviewer')).toBeInTheDocument();
     const image = await within(viewer).findByRole('img', { name: 'stub-may.png' });
-    expect(image).toHaveAttribute('src', '/archivos/demo/f-stub1.bin?exp=1&token=t-f-stub1');
+    expect(image).toHaveAttribute('src', '/archivos/demo/f-stub1.bin?exp=1&token=t-f-stub1&inline=1');
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/files/f-stub1/link');
     // Only the one who shows may stop it.
     expect(within(viewer).queryByRole('button', { name: 'Stop showing' })).not.toBeInTheDocument();
   });
 
-  test('the one who shows a PDF sees Open (through a fresh link) and Stop showing, which emits cancel_show_doc', async () => {
+  test('the one who shows a PDF sees it in a frame, Open (through a fresh link) and Stop showing, which emits cancel_show_doc', async () => {
     fake.room = { joined: true, users: [me, reviewer], shown: { fileId: 'f-lease', by: me } };
     renderReview();
     join();
     const viewer = screen.getByTestId('review-viewer');
     expect(within(viewer).getByText('You are showing this document to everyone.')).toBeInTheDocument();
-    expect(await within(viewer).findByText(/PDF files cannot be previewed here/)).toBeInTheDocument();
+    expect(await within(viewer).findByTitle('lease.pdf')).toHaveAttribute('src', '/archivos/demo/f-lease.bin?exp=1&token=t-f-lease&inline=1');
     fireEvent.click(within(viewer).getByRole('button', { name: 'Open lease.pdf' }));
     await waitFor(() => expect(goTo).toHaveBeenCalledWith('/archivos/demo/f-lease.bin?exp=1&token=t-f-lease'));
     fireEvent.click(within(viewer).getByRole('button', { name: 'Stop showing' }));

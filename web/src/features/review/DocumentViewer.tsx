@@ -25,9 +25,9 @@ async function openFile(id: string): Promise<void> {
 /**
  * The viewer pane: the document someone shows to the room, for every member
  * through their own short-lived file link. Images preview in the page. PDFs
- * and other files open through an "Open" button: the files route serves
- * every file as a download (Content-Disposition: attachment,
- * application/octet-stream), which a frame cannot display.
+ * in a frame: both through the link's `inline=1` variant, which the files
+ * route honours only for PDFs and images whose content it checked at upload.
+ * Other files open through the "Open" button (a download).
  */
 export function DocumentViewer({
   shown,
@@ -83,16 +83,23 @@ export function DocumentViewer({
         </Box>
       ) : link.isError ? (
         <Alert severity="error">{errorMessage(link.error)}</Alert>
+      ) : kind === 'pdf' ? (
+        <Box
+          component="iframe"
+          title={name}
+          src={`${link.data}&inline=1`}
+          sx={{ display: 'block', width: '100%', height: '70vh', border: 0, bgcolor: 'action.hover' }}
+        />
       ) : kind === 'image' ? (
         <Box
           component="img"
-          src={link.data}
+          src={`${link.data}&inline=1`}
           alt={name}
           sx={{ display: 'block', maxWidth: '100%', maxHeight: '70vh', mx: 'auto', objectFit: 'contain', bgcolor: 'action.hover' }}
         />
       ) : (
         <Typography variant="body2" color="text.secondary">
-          {kind === 'pdf' ? t('review.viewer.pdfNoPreview') : t('review.viewer.noPreview')}
+          {t('review.viewer.noPreview')}
         </Typography>
       )}
     </Box>
