@@ -10,6 +10,9 @@ import { z } from 'zod';
 import { ADHOC_TASK_CODE } from './adhoc.js';
 import { checkCondition } from '../forms/expr.js';
 
+export const EXPIRATION_UNITS = ['calendar', 'business'] as const;
+export type ExpirationUnit = (typeof EXPIRATION_UNITS)[number];
+
 const code = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'protocols.def.badCode');
 
 export const responsibleSchema = z.discriminatedUnion('kind', [
@@ -29,6 +32,8 @@ export const taskTemplateSchema = z.object({
   formVersionId: z.number().int().positive().optional(),
   responsible: responsibleSchema,
   expirationDays: z.number().int().min(0).max(3650).nullable().default(null),
+  /** What `expirationDays` counts: days of the calendar (absent, as in protocols saved before it existed), or working days of the tenant's business calendar. */
+  expirationUnit: z.enum(EXPIRATION_UNITS).optional(),
   /** 'all': wait until every predecessor that has started is accepted. */
   join: z.enum(['any', 'all']).default('any'),
   onAccept: z.array(z.object({ to: code, when: z.string().max(2000).optional() })).max(20).default([]),

@@ -18,6 +18,7 @@ const COLUMNS: Record<string, string> = {
   'cases.data': JSON_RECORD,
   'tasks.state': 'TaskState',
   'tasks.data': JSON_RECORD,
+  'tasks.expiration_unit': "Generated<'calendar' | 'business'>",
   'case_events.type': "'case' | 'task' | 'field' | 'comment' | 'document'",
   'comments.case_state': 'CaseState',
   'case_document_marks.mark': "'missing' | 'received' | 'accepted'",

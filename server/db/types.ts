@@ -62,6 +62,15 @@ export interface AuthThrottle {
   window_start: Generated<Timestamp>;
 }
 
+export interface BusinessCalendars {
+  entity_id: number;
+  time_zone: string;
+  updated_at: Generated<Timestamp>;
+  work_days: Generated<string[]>;
+  work_end: Generated<string>;
+  work_start: Generated<string>;
+}
+
 export interface CaptchaUsed {
   expires_at: Timestamp;
   signature: string;
@@ -384,6 +393,7 @@ export interface Tasks {
   due_at: Timestamp | null;
   entity_id: number;
   expiration_days: number | null;
+  expiration_unit: Generated<'calendar' | 'business'>;
   form_version_id: number | null;
   id: Generated<number>;
   instructions: string | null;
@@ -444,6 +454,7 @@ export interface DB {
   acl_rules: AclRules;
   app_secrets: AppSecrets;
   auth_throttle: AuthThrottle;
+  business_calendars: BusinessCalendars;
   captcha_used: CaptchaUsed;
   case_counters: CaseCounters;
   case_document_marks: CaseDocumentMarks;

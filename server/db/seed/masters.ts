@@ -8,6 +8,8 @@ export const SYSTEM_MASTERS = [
   { code: 'funciones', name: 'Funciones', public: false, parent: null },
   /** Quick comments (issue 15): `name` in English, `extra.es` in Spanish; served in the reader's language. */
   { code: 'comentarios_rapidos', name: 'Comentarios rápidos', public: false, parent: null },
+  /** Holidays of the business calendar (issue 16): code = the date, YYYY-MM-DD; name = the holiday. */
+  { code: 'festivos', name: 'Festivos', public: false, parent: null },
 ] as const;
 
 export async function seedEntityMasters(db: Db, entityId: number): Promise<void> {
@@ -55,6 +57,16 @@ const QUICK_COMMENTS: Array<[string, string, string]> = [
   ['ready_for_review', 'The file is complete and ready for review.', 'El expediente está completo y listo para revisión.'],
 ];
 
+/** The demo's holidays: US federal holidays of 2026 and 2027, on the day they are observed (migration 0016 gave existing tenants the same). */
+export const US_FEDERAL_HOLIDAYS: Array<[string, string]> = [
+  ['2026-01-01', "New Year's Day"], ['2026-01-19', 'Martin Luther King Jr. Day'], ['2026-05-25', 'Memorial Day'],
+  ['2026-06-19', 'Juneteenth'], ['2026-07-03', 'Independence Day (observed)'], ['2026-09-07', 'Labor Day'],
+  ['2026-11-11', 'Veterans Day'], ['2026-11-26', 'Thanksgiving Day'], ['2026-12-25', 'Christmas Day'],
+  ['2027-01-01', "New Year's Day"], ['2027-01-18', 'Martin Luther King Jr. Day'], ['2027-05-31', 'Memorial Day'],
+  ['2027-06-18', 'Juneteenth (observed)'], ['2027-07-05', 'Independence Day (observed)'], ['2027-09-06', 'Labor Day'],
+  ['2027-11-11', 'Veterans Day'], ['2027-11-25', 'Thanksgiving Day'], ['2027-12-24', 'Christmas Day (observed)'],
+];
+
 /** The demo region and definitions, so selects have something to offer from the first minute. */
 export async function seedDemoMasterItems(db: Db, entityId: number): Promise<void> {
   const masters = new Map((await db.selectFrom('masters').where('entity_id', '=', entityId).select(['id', 'code']).execute()).map((m) => [m.code, m.id]));
@@ -72,6 +84,7 @@ export async function seedDemoMasterItems(db: Db, entityId: number): Promise<voi
   await put('document_types', DOCUMENT_TYPES);
   await put('income_sources', INCOME_SOURCES);
   await put('funciones', FUNCIONES);
+  await put('festivos', US_FEDERAL_HOLIDAYS);
   await db
     .insertInto('master_items')
     .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: en, extra: JSON.stringify({ es }) })))

@@ -66,7 +66,7 @@ const csv = (who: { sid: string }, code: string, text: string | Buffer, dryRun =
 describe('masters', () => {
   it('lists the tenant\'s masters with their public URLs', async () => {
     const res = (await req('GET', '/api/masters?limit=50&sortBy=code', coordinator)).json<List<{ code: string; items: number; public: boolean; publicUrl: string | null; parentCode: string | null }>>();
-    expect(res.items.map((m) => m.code)).toEqual(['comentarios_rapidos', 'definiciones', 'departamentos', 'document_types', 'funciones', 'income_sources', 'municipios']);
+    expect(res.items.map((m) => m.code)).toEqual(['comentarios_rapidos', 'definiciones', 'departamentos', 'document_types', 'festivos', 'funciones', 'income_sources', 'municipios']);
     const municipios = res.items.find((m) => m.code === 'municipios');
     expect(municipios).toMatchObject({ items: 10, public: true, parentCode: 'departamentos' });
     expect(municipios?.publicUrl).toBe(`http://localhost:3000/api/public/masters/${docnumber}/municipios`);

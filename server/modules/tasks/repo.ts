@@ -37,11 +37,12 @@ export interface TaskRow {
   responsible_team_id: number | null;
   data: Record<string, unknown>;
   expiration_days: number | null;
+  expiration_unit: 'calendar' | 'business';
   version: number;
 }
 
 const TASK_ROW = [
-  't.id', 't.entity_id', 't.case_id', 't.code', 't.name', 't.form_version_id', 't.state', 't.responsible_user_id', 't.responsible_team_id', 't.data', 't.expiration_days', 't.version',
+  't.id', 't.entity_id', 't.case_id', 't.code', 't.name', 't.form_version_id', 't.state', 't.responsible_user_id', 't.responsible_team_id', 't.data', 't.expiration_days', 't.expiration_unit', 't.version',
 ] as const;
 
 /** The actor's role in the task's team, as a column (null: not a member). */

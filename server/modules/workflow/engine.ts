@@ -23,7 +23,7 @@ import { queueMail } from '../mail/outbox.js';
 import { recordEvent as audit } from '../cases/history.js';
 import { type CaseRow, lockCase } from '../cases/repo.js';
 import { setCaseState } from '../cases/transitions.js';
-import { dueAt } from './due.js';
+import { taskDueAt } from './due.js';
 import type { TaskActionName } from '../../../core/api/tasks.js';
 import { assertMayActOnTask, mayActOnTask } from '../tasks/policy.js';
 import { lockTask, lockTaskAndCase, relationTo, type TaskRow } from '../tasks/repo.js';
@@ -203,7 +203,8 @@ async function createTask(
       responsible_team_id: who.teamId,
       data: JSON.stringify(options.data ?? {}),
       expiration_days: t.expirationDays,
-      due_at: state === 'PENDING' ? dueAt(c, t.expirationDays) : null,
+      expiration_unit: t.expirationUnit ?? 'calendar',
+      due_at: state === 'PENDING' ? await taskDueAt(trx, c, t.expirationDays, t.expirationUnit ?? 'calendar') : null,
       waiting_for: options.waitingFor ?? 0,
       reason: options.reason ?? null,
     })
@@ -266,7 +267,7 @@ async function unblock(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, t: Task
   const state: TaskState = who.userId ? transition('BLOCKED', 'unblock') : 'UNASSIGNED';
   const row = await trx
     .updateTable('tasks')
-    .set({ state, waiting_for: 0, responsible_user_id: who.userId, responsible_team_id: who.teamId, due_at: who.userId ? dueAt(c, t.expirationDays) : null, version: sql`version + 1`, updated_at: new Date() })
+    .set({ state, waiting_for: 0, responsible_user_id: who.userId, responsible_team_id: who.teamId, due_at: who.userId ? await taskDueAt(trx, c, t.expirationDays, t.expirationUnit ?? 'calendar') : null, version: sql`version + 1`, updated_at: new Date() })
     .where('id', '=', taskId)
     .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
@@ -391,7 +392,7 @@ export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: 
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     await trx
       .updateTable('tasks')
-      .set({ state: next, decided_by: null, decided_at: null, overdue: false, due_at: dueAt(c, task.expiration_days), version: sql`version + 1`, updated_at: new Date() })
+      .set({ state: next, decided_by: null, decided_at: null, overdue: false, due_at: await taskDueAt(trx, c, task.expiration_days, task.expiration_unit), version: sql`version + 1`, updated_at: new Date() })
       .where('id', '=', task.id)
       .execute();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_restarted', type: 'task', detail: { from: task.state } });
@@ -423,7 +424,7 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
     }
     const row = await trx
       .updateTable('tasks')
-      .set({ state: next, responsible_user_id: userId, responsible_team_id: teamId, due_at: task.state === 'PENDING' ? undefined : dueAt(c, task.expiration_days), version: sql`version + 1`, updated_at: new Date() })
+      .set({ state: next, responsible_user_id: userId, responsible_team_id: teamId, due_at: task.state === 'PENDING' ? undefined : await taskDueAt(trx, c, task.expiration_days, task.expiration_unit), version: sql`version + 1`, updated_at: new Date() })
       .where('id', '=', task.id)
       .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
       .executeTakeFirstOrThrow();
@@ -479,7 +480,7 @@ export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, inpu
       .values({
         entity_id: c.entity_id, case_id: c.id, code: ADHOC_CODE, name: input.name, form_version_id: formVersionId, state,
         responsible_user_id: userId, responsible_team_id: input.teamId ?? null, expiration_days: input.expirationDays ?? null,
-        due_at: state === 'PENDING' ? dueAt(c, input.expirationDays ?? null) : null, instructions: input.instructions || null,
+        due_at: state === 'PENDING' ? await taskDueAt(trx, c, input.expirationDays ?? null, 'calendar') : null, instructions: input.instructions || null,
       })
       .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
       .executeTakeFirstOrThrow();

@@ -1,0 +1,2 @@
+/** The settings API's request and response schemas (the contract lives in core/api/settings.ts). */
+export { businessCalendarBody, businessCalendarSchema, type BusinessCalendarBody, type BusinessCalendarView } from '../../../core/api/settings.js';
