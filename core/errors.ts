@@ -52,6 +52,8 @@ export const errorCatalog = {
   UNKNOWN_DOCUMENT: { status: 400, key: 'commentErrors.unknownDocument' },
   TASK_NOT_OF_CASE: { status: 400, key: 'commentErrors.taskNotOfCase' },
   UNKNOWN_FILE: { status: 400, key: 'commentErrors.unknownFile' },
+  // email templates
+  TEMPLATE_IS_DEFAULT: { status: 409, key: 'templates.errors.isDefault' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },

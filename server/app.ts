@@ -32,6 +32,7 @@ import { protocolRoutes } from './modules/protocols/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { templateRoutes } from './modules/templates/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { MailSender } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
@@ -141,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(caseRoutes);
   await app.register(commentRoutes);
   await app.register(notificationRoutes);
+  await app.register(templateRoutes);
   await app.register(settingsRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;

@@ -23,6 +23,7 @@ const UNIQUE: Record<string, () => AppError> = {
   users_email_unique: () => new AppError('EMAIL_TAKEN'),
   users_docnumber_unique: () => new AppError('DOCUMENT_TAKEN'),
   saved_searches_name: duplicate('name'),
+  mail_templates_name: duplicate('name'),
 };
 
 /** The domain error of a unique violation, or undefined for any other error. */

@@ -263,6 +263,23 @@ export interface MailOutbox {
   to_address: string;
 }
 
+export interface MailTemplates {
+  body_html_en: string;
+  body_html_es: string;
+  body_text_en: string;
+  body_text_es: string;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  event: string;
+  id: Generated<number>;
+  is_default: Generated<boolean>;
+  name: string;
+  subject_en: string;
+  subject_es: string;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+}
+
 export interface MasterItems {
   active: Generated<boolean>;
   code: string;
@@ -471,6 +488,7 @@ export interface DB {
   form_versions: FormVersions;
   forms: Forms;
   mail_outbox: MailOutbox;
+  mail_templates: MailTemplates;
   master_items: MasterItems;
   masters: Masters;
   notifications: Notifications;

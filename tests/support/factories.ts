@@ -4,6 +4,7 @@ import type { Db } from '../../server/db/pool.js';
 import { hash } from '@node-rs/argon2';
 import { createRoleWithRules, seedEntityAcl } from '../../server/db/seed/acl.js';
 import { seedEntityMasters } from '../../server/db/seed/masters.js';
+import { seedEntityMailTemplates } from '../../server/db/seed/templates.js';
 import type { Entities, Projects, Users } from '../../server/db/types.js';
 
 /** Row factories: each call makes a new, unique row; tests say only what matters to them. */
@@ -19,6 +20,7 @@ export async function makeEntity(db: Db, overrides: Partial<Insertable<Entities>
     .executeTakeFirstOrThrow();
   await seedEntityAcl(db, entity.id);
   await seedEntityMasters(db, entity.id);
+  await seedEntityMailTemplates(db, entity.id);
   return entity;
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../pool.js';
 import { createRoleWithRules, DEMO_ROLES, seedEntityAcl } from './acl.js';
 import { seedDemoForms } from './forms.js';
 import { seedDemoMasterItems, seedEntityMasters } from './masters.js';
+import { seedEntityMailTemplates } from './templates.js';
 
 export const DEMO_PASSWORD = 'Demo12345';
 
@@ -63,6 +64,7 @@ export async function seedDemo(db: Db, log: (msg: string) => void = () => {}): P
       await trx.insertInto('projects').values({ ...tenant.project, entity_id: entity.id }).execute();
       await seedEntityAcl(trx, entity.id);
       await seedEntityMasters(trx, entity.id);
+      await seedEntityMailTemplates(trx, entity.id);
       await seedDemoMasterItems(trx, entity.id);
       await seedDemoForms(trx, entity.id);
       for (const role of DEMO_ROLES) await createRoleWithRules(trx, entity.id, role);

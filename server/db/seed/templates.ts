@@ -1,0 +1,113 @@
+import type { MailEvent } from '../../../core/api/templates.js';
+import { htmlToText, sanitizeBody } from '../../modules/templates/html.js';
+import type { Db } from '../pool.js';
+
+interface DefaultTemplate {
+  name: string;
+  subjectEn: string;
+  subjectEs: string;
+  htmlEn: string;
+  htmlEs: string;
+}
+
+const link = (label: string) => `<p><a href="{{recordLink}}">${label}</a></p>`;
+const sign = '<p>{{programTitle}} · {{supportPhone}}</p>';
+
+/** The template every tenant starts with for each event (issue 16), in English and Spanish. */
+export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
+  application_submitted: {
+    name: 'Application submitted',
+    subjectEn: 'We received your application {{caseNumber}}',
+    subjectEs: 'Recibimos su solicitud {{caseNumber}}',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>We received your application <strong>{{caseNumber}}</strong>. We will write to you when it has been reviewed.</p>${link('See your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Recibimos su solicitud <strong>{{caseNumber}}</strong>. Le escribiremos cuando haya sido revisada.</p>${link('Ver su solicitud')}${sign}`,
+  },
+  task_assigned: {
+    name: 'Task assigned',
+    subjectEn: 'New task: {{taskName}} ({{caseNumber}})',
+    subjectEs: 'Nueva tarea: {{taskName}} ({{caseNumber}})',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The task <strong>{{taskName}}</strong> of case {{caseNumber}} ({{applicantName}}) is now yours. It is due on {{dueDate}}.</p>${link('Open the task')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La tarea <strong>{{taskName}}</strong> del caso {{caseNumber}} ({{applicantName}}) ahora es suya. Vence el {{dueDate}}.</p>${link('Abrir la tarea')}${sign}`,
+  },
+  task_due_soon: {
+    name: 'Task due soon',
+    subjectEn: 'Due soon: {{taskName}} ({{caseNumber}})',
+    subjectEs: 'Vence pronto: {{taskName}} ({{caseNumber}})',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The task <strong>{{taskName}}</strong> of case {{caseNumber}} is due on {{dueDate}}.</p>${link('Open the task')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La tarea <strong>{{taskName}}</strong> del caso {{caseNumber}} vence el {{dueDate}}.</p>${link('Abrir la tarea')}${sign}`,
+  },
+  task_overdue: {
+    name: 'Task overdue',
+    subjectEn: 'Overdue: {{taskName}} ({{caseNumber}})',
+    subjectEs: 'Vencida: {{taskName}} ({{caseNumber}})',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The task <strong>{{taskName}}</strong> of case {{caseNumber}}, assigned to {{responsibleName}}, was due on {{dueDate}} and is still open.</p>${link('Open the task')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La tarea <strong>{{taskName}}</strong> del caso {{caseNumber}}, asignada a {{responsibleName}}, venció el {{dueDate}} y sigue abierta.</p>${link('Abrir la tarea')}${sign}`,
+  },
+  case_returned: {
+    name: 'Application returned for correction',
+    subjectEn: 'Your application {{caseNumber}} needs a correction',
+    subjectEs: 'Su solicitud {{caseNumber}} necesita una corrección',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>Your application {{caseNumber}} was returned to you for correction:</p><blockquote>{{reason}}</blockquote>${link('Correct your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Su solicitud {{caseNumber}} le fue devuelta para corrección:</p><blockquote>{{reason}}</blockquote>${link('Corregir su solicitud')}${sign}`,
+  },
+  case_completed: {
+    name: 'Case completed',
+    subjectEn: 'Your application {{caseNumber}} is complete',
+    subjectEs: 'Su solicitud {{caseNumber}} está completa',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>The review of your application {{caseNumber}} is complete.</p>${link('See your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>La revisión de su solicitud {{caseNumber}} está completa.</p>${link('Ver su solicitud')}${sign}`,
+  },
+  case_closed: {
+    name: 'Case closed',
+    subjectEn: 'Your application {{caseNumber}} was closed',
+    subjectEs: 'Su solicitud {{caseNumber}} fue cerrada',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>Your application {{caseNumber}} was closed.</p><blockquote>{{reason}}</blockquote>${link('See your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Su solicitud {{caseNumber}} fue cerrada.</p><blockquote>{{reason}}</blockquote>${link('Ver su solicitud')}${sign}`,
+  },
+  comment_visible: {
+    name: 'New comment on your application',
+    subjectEn: 'New message about your application {{caseNumber}}',
+    subjectEs: 'Nuevo mensaje sobre su solicitud {{caseNumber}}',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>There is a new message about your application {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('See your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Hay un nuevo mensaje sobre su solicitud {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('Ver su solicitud')}${sign}`,
+  },
+  mention: {
+    name: 'Mention',
+    subjectEn: '{{mentionedBy}} mentioned you on case {{caseNumber}}',
+    subjectEs: '{{mentionedBy}} lo mencionó en el caso {{caseNumber}}',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>{{mentionedBy}} mentioned you on case {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('Open the case')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>{{mentionedBy}} lo mencionó en el caso {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('Abrir el caso')}${sign}`,
+  },
+  digest: {
+    name: 'Daily digest',
+    subjectEn: 'Your tasks and mentions today',
+    subjectEs: 'Sus tareas y menciones de hoy',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>Your due and overdue tasks and new mentions:</p><p>{{taskList}}</p>${link('Open your pending tasks')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>Sus tareas por vencer y vencidas, y sus nuevas menciones:</p><p>{{taskList}}</p>${link('Abrir sus tareas pendientes')}${sign}`,
+  },
+};
+
+/** A tenant's default template for every event it lacks one for (new tenants, and every tenant in migration 0015). */
+export async function seedEntityMailTemplates(db: Db, entityId: number): Promise<void> {
+  const rows = Object.entries(DEFAULT_MAIL_TEMPLATES).map(([event, t]) => {
+    const en = sanitizeBody(t.htmlEn);
+    const es = sanitizeBody(t.htmlEs);
+    return {
+      entity_id: entityId,
+      name: t.name,
+      event,
+      subject_en: t.subjectEn,
+      subject_es: t.subjectEs,
+      body_html_en: en,
+      body_html_es: es,
+      body_text_en: htmlToText(en),
+      body_text_es: htmlToText(es),
+      is_default: true,
+    };
+  });
+  await db
+    .insertInto('mail_templates')
+    .values(rows as never)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
