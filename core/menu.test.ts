@@ -12,7 +12,7 @@ describe('buildMenu', () => {
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
       'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers]',
-      'settings:[emailTemplates,application]',
+      'settings:[emailTemplates,application,calendar]',
     ]);
   });
 
@@ -36,8 +36,8 @@ describe('buildMenu', () => {
     expect(ids(buildMenu({ ...open, targets: ['menu_permisos', 'acl_roles', 'acl_usuarios'] }))).toEqual(['permissions:[aclRoles,aclUsers]']);
   });
 
-  it('shows the Configuración group with only Aplicativo (its target is the group target)', () => {
-    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application]']);
+  it('shows the Configuración group with Aplicativo and the business calendar (their target is the group target)', () => {
+    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application,calendar]']);
   });
 
   describe('Drafts and the new-applications deadline (US Eastern wall time)', () => {

@@ -73,6 +73,7 @@ export const MENU: readonly MenuEntry[] = [
     children: [
       link('emailTemplates', '/plantillas-correo', 'plantillas_correo'),
       link('application', '/configuracion', 'menu_configuracion'),
+      link('calendar', '/configuracion/calendario', 'menu_configuracion'),
     ],
   },
 ];

@@ -50,6 +50,8 @@ const AdminCasesPage = lazyPage(() => import('../features/cases/list/AdminCasesP
 const NewCasePage = lazyPage(() => import('../features/cases/case/NewCasePage.js'));
 const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js'));
 const CasePage = lazyPage(() => import('../features/cases/case/CasePage.js'));
+// Settings.
+const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -109,6 +111,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/tareas/nuevo', element: <NewAdhocTaskPage />, handle: page('adhocTasks.newTitle', 'wf_tareas') },
           { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
+          { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
         ],
       },
       {

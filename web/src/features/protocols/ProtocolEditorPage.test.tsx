@@ -124,4 +124,29 @@ describe('/protocolos/:id', () => {
     fireEvent.click(await screen.findByRole('option', { name: 'Eligibility' }));
     expect(within(dialog).getByText('Eligibility does not come before this task yet: link it with an accept arrow first.')).toBeInTheDocument();
   });
+  test('a task\'s expiration is counted in calendar days (as before) or business days, sent with the protocol', async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve();
+    renderApp('/protocolos/1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit: Intake review' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Task: Intake review' });
+    // A task saved before the choice existed counts calendar days.
+    expect(within(dialog).getByRole('radio', { name: 'Calendar days' })).toBeChecked();
+    expect(within(dialog).getByText(/Business days skip weekends and holidays/)).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Business days' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const row = screen.getByRole('button', { name: 'Edit: Intake review' }).closest('li') as HTMLElement;
+    expect(within(row).getByText(/2 business day\(s\)/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')).toBe(true));
+    const body = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')?.[1]?.body));
+    const tasks = body.definition.tasks as TaskTemplate[];
+    expect(tasks.find((x) => x.code === 'intake')).toMatchObject({ expirationDays: 2, expirationUnit: 'business' });
+    // The other task was not touched: still without a unit, so calendar days.
+    expect(tasks.find((x) => x.code === 'eligibility')?.expirationUnit).toBeUndefined();
+    // Opened again, the dialog shows the choice.
+    fireEvent.click(screen.getByRole('button', { name: 'Edit: Intake review' }));
+    expect(within(await screen.findByRole('dialog', { name: 'Task: Intake review' })).getByRole('radio', { name: 'Business days' })).toBeChecked();
+  });
 });

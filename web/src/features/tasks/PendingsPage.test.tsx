@@ -82,4 +82,25 @@ describe('/pendings', () => {
       expect(within(card).getByText(label)).toBeInTheDocument();
     }
   });
+  test("due dates are days of the user's time zone, not the browser's", async () => {
+    setScreenWidth(1366);
+    // A business-day due date: 17:00 in New York on Friday 27 November 2026 is already Saturday in Tokyo.
+    const due = [pendingItem({ dueAt: '2026-11-27T22:00:00.000Z', overdue: false })];
+    const dateIn = async (timeZone: string) => {
+      mockFetch((url) => {
+        if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+        if (url === '/api/auth/session') return jsonResponse({ ...sessionFixture, user: { ...sessionFixture.user, timeZone } });
+        if (url.startsWith('/api/tasks/pending?')) return jsonResponse({ items: due, total: 1 });
+        return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+      });
+      const { unmount } = renderApp('/pendings');
+      const table = await screen.findByRole('table', { name: 'My pending tasks' });
+      const row = (await within(table).findByText('2026-11-000003')).closest('tr') as HTMLElement;
+      const text = within(row).getAllByRole('cell')[3]?.textContent;
+      unmount();
+      return text;
+    };
+    expect(await dateIn('America/Bogota')).toBe('11/27/2026');
+    expect(await dateIn('Asia/Tokyo')).toBe('11/28/2026');
+  });
 });

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/page/FormDialog.js';
-import type { Responsible, TaskTemplate } from '../../../../../core/workflow/protocol.js';
+import type { ExpirationUnit, Responsible, TaskTemplate } from '../../../../../core/workflow/protocol.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import { conditionError, ConditionField } from './ConditionField.js';
@@ -54,6 +54,7 @@ const emptyTask = (): TaskTemplate => ({
   formId: null,
   responsible: { kind: 'owner' },
   expirationDays: null,
+  expirationUnit: 'calendar',
   join: 'any',
   onAccept: [],
   onReject: { notEligible: true },
@@ -61,7 +62,8 @@ const emptyTask = (): TaskTemplate => ({
 
 /**
  * A task template: code, names, form, responsible (a user, a team, the case
- * owner or an earlier task's responsible), expiration days, join, the accept
+ * owner or an earlier task's responsible), expiration days (calendar or
+ * business days of the tenant's business calendar), join, the accept
  * edges with their conditions, and where a reject goes.
  */
 export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: TaskDialogProps) {
@@ -114,6 +116,7 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
       name: draft.name.trim(),
       name_en: draft.name_en?.trim() || undefined,
       expirationDays: days === '' ? null : Number(days),
+      expirationUnit: draft.expirationUnit ?? 'calendar',
       onAccept: draft.onAccept.map((edge) => (edge.when?.trim() ? { to: edge.to, when: edge.when.trim() } : { to: edge.to })),
     });
   };
@@ -159,6 +162,14 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
         />
         <TextField margin="dense" label={t('protocols.editor.taskNameEn')} value={draft.name_en ?? ''} onChange={(event) => set({ name_en: event.target.value })} />
       </Box>
+      <FormControl margin="dense" error={!!server('expirationUnit')}>
+        <FormLabel id="task-expiration-unit">{t('protocols.editor.expirationUnit')}</FormLabel>
+        <RadioGroup row aria-labelledby="task-expiration-unit" value={draft.expirationUnit ?? 'calendar'} onChange={(event) => set({ expirationUnit: event.target.value as ExpirationUnit })}>
+          <FormControlLabel value="calendar" control={<Radio />} label={t('protocols.editor.unitCalendar')} />
+          <FormControlLabel value="business" control={<Radio />} label={t('protocols.editor.unitBusiness')} />
+        </RadioGroup>
+        <FormHelperText>{server('expirationUnit') ?? t('protocols.editor.unitHint')}</FormHelperText>
+      </FormControl>
       {options.forms ? (
         <TextField
           select

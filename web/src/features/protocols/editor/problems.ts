@@ -5,7 +5,7 @@ export const SETTING_FIELDS = ['code', 'name', 'description', 'caseType', 'publi
 export type SettingField = (typeof SETTING_FIELDS)[number];
 
 /** Where in a task template a problem is: a field of the task dialog, or the task as a whole (''). */
-export type TaskPart = '' | 'code' | 'name' | 'name_en' | 'formId' | 'responsible' | 'expirationDays' | 'join' | 'onReject' | `onAccept.${number}`;
+export type TaskPart = '' | 'code' | 'name' | 'name_en' | 'formId' | 'responsible' | 'expirationDays' | 'expirationUnit' | 'join' | 'onReject' | `onAccept.${number}`;
 
 export interface TaskProblem {
   part: TaskPart;
@@ -29,7 +29,7 @@ function taskPart(rest: string[]): TaskPart {
   const [head, index] = rest;
   if (!head) return '';
   if (head === 'onAccept') return /^\d+$/.test(index ?? '') ? `onAccept.${Number(index)}` : '';
-  if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'join', 'onReject'].includes(head)) return head as TaskPart;
+  if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'expirationUnit', 'join', 'onReject'].includes(head)) return head as TaskPart;
   return '';
 }
 
