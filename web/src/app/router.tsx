@@ -25,6 +25,8 @@ const RulesPage = lazyPage(() => import('../features/acl/RulesPage.js'));
 const UsersPage = lazyPage(() => import('../features/users/UsersPage.js'));
 const BlockedUsersPage = lazyPage(() => import('../features/users/BlockedUsersPage.js'));
 const CommentsDashboardPage = lazyPage(() => import('../features/comments/CommentsDashboardPage.js'));
+const TemplatesPage = lazyPage(() => import('../features/templates/TemplatesPage.js'));
+const TemplateEditorPage = lazyPage(() => import('../features/templates/TemplateEditorPage.js'));
 // Forms and master data.
 const FormsListPage = lazyPage(() => import('../features/forms/FormsListPage.js'));
 const FormBuilderPage = lazyPage(() => import('../features/forms/builder/FormBuilderPage.js'));
@@ -84,6 +86,9 @@ export const appRoutes: RouteObject[] = [
           { path: '/main/acl_reglas', element: <RulesPage />, handle: page('menu.aclRules', 'acl_reglas') },
           { path: '/acl/users', element: <UsersPage />, handle: page('menu.aclUsers', 'acl_usuarios') },
           { path: '/dashboard/comments', element: <CommentsDashboardPage />, handle: page('menu.comments', 'dashboard_comments') },
+          { path: '/plantillas-correo', element: <TemplatesPage />, handle: page('templates.title', 'plantillas_correo') },
+          { path: '/plantillas-correo/nuevo', element: <TemplateEditorPage />, handle: page('templates.newTitle', 'plantillas_correo') },
+          { path: '/plantillas-correo/:id', element: <TemplateEditorPage />, handle: page('templates.editTitle', 'plantillas_correo') },
           {
             path: '/dashboard/blocked-users',
             element: <BlockedUsersPage />,
