@@ -34,7 +34,8 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { templateRoutes } from './modules/templates/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
-import { MailSender } from './modules/mail/outbox.js';
+import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
+import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
 import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
 import { APP_VERSION } from './version.js';
@@ -47,6 +48,7 @@ declare module 'fastify' {
     mailer: Mailer;
     engine: EngineEnv;
     realtime: Realtime | null;
+    jobs: Jobs | null;
   }
 }
 
@@ -65,8 +67,12 @@ export interface AppOptions {
   loggerInstance?: FastifyBaseLogger;
   /** The built web app to serve; omitted or missing -> API only. */
   webDir?: string;
-  /** Run the periodic jobs (the server does; tests call them directly). */
-  jobs?: boolean;
+  /**
+   * Background jobs on pg-boss: mail delivery (with SMTP_URL) and the minute
+   * schedules. The server runs both; tests that deliver mail run `mail` only
+   * and call the sweeps themselves.
+   */
+  jobs?: boolean | Partial<JobsOptions>;
   /** Serve Socket.IO on the same port (the server does; realtime tests do). */
   realtime?: boolean;
 }
@@ -91,9 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.db);
   app.decorate('config', options.config);
   app.decorate('routeAccess', declareAccessRegistry(app));
-  app.decorate('mailer', createMailer(app, options));
+  app.decorate('jobs', null);
+  app.decorate('mailer', await createMailer(app, options));
   app.decorate('engine', { publicUrl: options.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured, afterMail: () => app.mailer.kick() });
-  if (options.jobs) startJobs(app);
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -178,30 +184,71 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-function createMailer(app: FastifyInstance, options: AppOptions): Mailer {
-  const smtpUrl = options.config.mail.smtpUrl;
-  if (!smtpUrl) return { smtpConfigured: false, kick: () => {} };
-  const host = new URL(options.config.http.publicUrl).hostname;
-  const sender = new MailSender(options.db, smtpUrl, `Casebook <no-reply@${host}>`, (msg, err) => app.log.warn({ err }, msg));
-  sender.startRetries();
-  app.addHook('onClose', () => sender.close());
-  return { smtpConfigured: true, kick: () => void sender.kick() };
-}
-
 /**
- * Periodic work: overdue tasks are flagged and their responsible reminded.
- * Several instances may run it side by side: the sweep claims rows with
- * SKIP LOCKED and flags each task once.
+ * Mail and the minute schedules, on pg-boss (server/jobs/boss.ts). Mail
+ * written to the outbox is given a job right after its commit (`kick`) and,
+ * should the process stop before that, by the minute sweep; the overdue
+ * sweep runs once a minute however many instances are up.
  */
-function startJobs(app: FastifyInstance): void {
-  const every = 60_000;
-  const sweep = () =>
-    markOverdueTasks(app.db, app.engine).then(
-      (n) => n && app.log.info(`flagged ${n} overdue task(s)`),
-      (e) => app.log.warn({ err: e }, 'overdue sweep failed'),
+async function createMailer(app: FastifyInstance, options: AppOptions): Promise<Mailer> {
+  const smtpUrl = options.config.mail.smtpUrl;
+  const wanted = options.jobs === true ? { mail: true, schedules: true } : options.jobs || {};
+  const jobsOptions: JobsOptions = { mail: Boolean(smtpUrl) && wanted.mail === true, schedules: wanted.schedules === true, mailRetry: wanted.mailRetry };
+  if (!jobsOptions.mail && !jobsOptions.schedules) {
+    if (smtpUrl) app.log.warn('SMTP_URL is set but jobs are off: mail stays queued in the outbox');
+    return { smtpConfigured: Boolean(smtpUrl), kick: () => {} };
+  }
+  const host = new URL(options.config.http.publicUrl).hostname;
+  const delivery = smtpUrl ? new MailDelivery(options.db, smtpUrl, `Casebook <no-reply@${host}>`, host, (msg, err) => app.log.warn({ err }, msg)) : null;
+  let jobs: Jobs | null = null;
+  const enqueue = async () => {
+    if (!delivery || !jobs) return;
+    const j = jobs;
+    await delivery.enqueuePending(
+      (id) => j.send(QUEUES.mailSend, { id }),
+      async (jobId) => {
+        const job = await j.boss.getJobById(QUEUES.mailSend, jobId);
+        return job !== null && ['created', 'retry', 'active'].includes(job.state);
+      },
     );
-  const timer = setInterval(sweep, every);
-  timer.unref();
-  app.addHook('onReady', async () => void sweep());
-  app.addHook('onClose', async () => clearInterval(timer));
+  };
+  // Commits that queue mail call kick(); calls made while a round runs start one more round.
+  let running: Promise<void> | null = null;
+  let again = false;
+  const kick = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await enqueue().catch((e) => app.log.warn({ err: e }, 'mail: could not enqueue'));
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+  };
+  jobs = await startJobs(
+    options.db,
+    jobsOptions,
+    {
+      [QUEUES.mailSend]: async (data) => void (await delivery?.deliver(Number(data.id))),
+      [QUEUES.mailFailed]: async (data) => delivery?.markFailed(Number(data.id)),
+      [QUEUES.mailSweep]: enqueue,
+      [QUEUES.overdueSweep]: async () => {
+        const n = await markOverdueTasks(app.db, app.engine);
+        if (n) app.log.info(`flagged ${n} overdue task(s)`);
+      },
+    },
+    app.log,
+  );
+  app.jobs = jobs;
+  app.addHook('onReady', async () => kick());
+  app.addHook('onClose', async () => {
+    await running;
+    await jobs?.stop();
+    delivery?.close();
+  });
+  return { smtpConfigured: Boolean(smtpUrl), kick };
 }

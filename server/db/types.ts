@@ -252,15 +252,21 @@ export interface FormVersions {
 
 export interface MailOutbox {
   attempts: Generated<number>;
+  body_html: string | null;
   body_text: string;
+  case_id: number | null;
   created_at: Generated<Timestamp>;
   entity_id: number | null;
+  event: string | null;
   id: Generated<number>;
+  job_id: string | null;
   last_error: string | null;
   sent_at: Timestamp | null;
   status: Generated<'queued' | 'sent' | 'failed' | 'kept'>;
   subject: string;
   to_address: string;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
 }
 
 export interface MailTemplates {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../server/app.js';
+import { type AppOptions, buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { type Db, openDb } from '../../server/db/pool.js';
 import { seedDemo } from '../../server/db/seed/demo.js';
@@ -42,13 +42,15 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 
 /** An app on a fresh database. */
 export async function createTestApp(
-  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger']; realtime?: boolean } = {},
+  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger']; realtime?: boolean; jobs?: AppOptions['jobs'] } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
   if (options.demo) await seedDemo(handle.db);
   const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
-  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger, realtime: options.realtime });
+  // With an SMTP server, mail is delivered as in production: by pg-boss jobs (the sweeps stay with the tests).
+  const jobs = options.jobs ?? (config.mail.smtpUrl ? { mail: true, mailRetry: { retryLimit: 2, retryDelay: 1 } } : false);
+  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger, realtime: options.realtime, jobs });
   await app.ready();
   const url = options.realtime ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
   if (options.workflow) await seedDemoWorkflow(handle.db, app.engine);

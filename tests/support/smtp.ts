@@ -5,10 +5,13 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  html: string | false;
+  messageId: string;
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>; close(): Promise<void> }> {
+/** `port`: listen there (to bring a stopped server back at the same address). */
+export async function startSmtp(port = 0): Promise<{ url: string; mails: ReceivedMail[]; waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -19,15 +22,15 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
       simpleParser(stream)
         .then((m) => {
           const to = Array.isArray(m.to) ? m.to[0]?.text : m.to?.text;
-          mails.push({ to: to ?? '', subject: m.subject ?? '', text: m.text ?? '' });
+          mails.push({ to: to ?? '', subject: m.subject ?? '', text: m.text ?? '', html: m.html, messageId: m.messageId ?? '' });
           callback();
         })
         .catch(callback);
     },
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)));
+  const bound = await new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)));
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
     async waitFor(to, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;

@@ -1,22 +1,36 @@
 /**
  * Mail: every message is written to the outbox table first (in the caller's
  * transaction, so it exists exactly when the change that caused it does).
- * With SMTP_URL set, a sender delivers queued messages and retries failures;
- * without it, messages stay in the outbox ('kept') for admins to read.
+ * With SMTP_URL set, each queued message gets a job (server/jobs/boss.ts,
+ * queue `mail-send`) that delivers it; without it, messages stay in the
+ * outbox ('kept') for admins to read.
+ *
+ * Delivering is idempotent: the job locks its message, sends it only while
+ * it is 'queued', and marks it sent in the same transaction. Every send
+ * carries the message's own Message-ID, so a send repeated after a crash
+ * between the SMTP answer and the commit is the same message to the
+ * receiving server. A failed try is recorded (attempts, last error) and the
+ * job is retried with backoff; after the last try the message is 'failed',
+ * with its reason, until someone resends it.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
 
 export interface MailMessage {
   entityId: number | null;
   to: string;
   subject: string;
   text: string;
+  html?: string | null;
+  /** What the message is about, for the outbox page's filters. */
+  caseId?: number | null;
+  userId?: number | null;
+  event?: string | null;
 }
 
-const MAX_ATTEMPTS = 5;
-
-export async function queueMail(db: Db, message: MailMessage, smtpConfigured: boolean): Promise<number> {
+export async function queueMail(db: Db | Transaction<Database>, message: MailMessage, smtpConfigured: boolean): Promise<number> {
   const row = await db
     .insertInto('mail_outbox')
     .values({
@@ -24,6 +38,10 @@ export async function queueMail(db: Db, message: MailMessage, smtpConfigured: bo
       to_address: message.to,
       subject: message.subject,
       body_text: message.text,
+      body_html: message.html ?? null,
+      case_id: message.caseId ?? null,
+      user_id: message.userId ?? null,
+      event: message.event ?? null,
       status: smtpConfigured ? 'queued' : 'kept',
     })
     .returning('id')
@@ -31,82 +49,93 @@ export async function queueMail(db: Db, message: MailMessage, smtpConfigured: bo
   return row.id;
 }
 
-export class MailSender {
+/** Most jobs made by one enqueue round (the next round takes the rest). */
+const ENQUEUE_BATCH = 500;
+
+export class MailDelivery {
   private transport: Transporter;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     smtpUrl: string,
     private readonly from: string,
+    private readonly host: string,
     private readonly log: (msg: string, err?: unknown) => void,
   ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
-  /** Deliver what is queued now; calls made while a round runs start one more round. */
-  kick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
+  /**
+   * Gives a job to each queued message that has none, or whose job is over
+   * (`jobAlive` false): after a commit that queued mail, and every minute.
+   * Returns how many jobs were made.
+   */
+  async enqueuePending(send: (id: number) => Promise<string | null>, jobAlive: (jobId: string) => Promise<boolean>): Promise<number> {
+    const rows = await this.db.selectFrom('mail_outbox').select(['id', 'job_id']).where('status', '=', 'queued').orderBy('id').limit(ENQUEUE_BATCH).execute();
+    let made = 0;
+    for (const row of rows) {
+      if (row.job_id && (await jobAlive(row.job_id))) continue;
+      const jobId = await send(row.id);
+      if (!jobId) continue;
+      await this.db.updateTable('mail_outbox').set({ job_id: jobId, updated_at: new Date() }).where('id', '=', row.id).where('status', '=', 'queued').execute();
+      made++;
     }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.deliverQueued();
-      } while (this.again);
-    })().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return made;
   }
 
-  /** Retries failed deliveries now and then. */
-  startRetries(everyMs = 30_000): void {
-    this.timer = setInterval(() => void this.kick(), everyMs);
-    this.timer.unref();
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-    this.transport.close();
-  }
-
-  private async deliverQueued(): Promise<void> {
-    for (;;) {
-      const sent = await this.db.transaction().execute(async (trx) => {
-        // SKIP LOCKED: several instances may deliver side by side.
-        const row = await trx
-          .selectFrom('mail_outbox')
-          .selectAll()
-          .where('status', '=', 'queued')
-          .where('attempts', '<', MAX_ATTEMPTS)
-          .orderBy('id')
-          .limit(1)
-          .forUpdate()
-          .skipLocked()
-          .executeTakeFirst();
-        if (!row) return false;
-        try {
-          await this.transport.sendMail({ from: this.from, to: row.to_address, subject: row.subject, text: row.body_text });
-          await trx.updateTable('mail_outbox').set({ status: 'sent', sent_at: new Date(), attempts: row.attempts + 1, last_error: null }).where('id', '=', row.id).execute();
-        } catch (e) {
-          const attempts = row.attempts + 1;
-          this.log(`mail ${row.id} to ${row.to_address} failed (attempt ${attempts})`, e);
-          await trx
-            .updateTable('mail_outbox')
-            .set({ attempts, last_error: String((e as Error).message).slice(0, 500), status: attempts >= MAX_ATTEMPTS ? 'failed' : 'queued' })
-            .where('id', '=', row.id)
-            .execute();
-          return 'failed' as const;
-        }
-        return true;
+  /** The `mail-send` job: delivers one message once; throws on a failed try so the job is retried. */
+  async deliver(id: number): Promise<'sent' | 'skipped'> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        // SKIP LOCKED: a second job for the same message (a sweep raced a commit) finds it taken and stops.
+        const row = await trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().skipLocked().executeTakeFirst();
+        if (!row || row.status !== 'queued') return 'skipped' as const;
+        await this.transport.sendMail({
+          from: this.from,
+          to: row.to_address,
+          subject: row.subject,
+          text: row.body_text,
+          ...(row.body_html ? { html: row.body_html } : {}),
+          messageId: `<outbox-${row.id}@${this.host}>`,
+        });
+        await trx
+          .updateTable('mail_outbox')
+          .set({ status: 'sent', sent_at: new Date(), attempts: row.attempts + 1, last_error: null, updated_at: new Date() })
+          .where('id', '=', row.id)
+          .execute();
+        return 'sent' as const;
       });
-      if (sent === false || sent === 'failed') return;
+    } catch (e) {
+      const message = String((e as Error).message ?? e).slice(0, 500);
+      this.log(`mail ${id} could not be delivered; the job will retry`, e);
+      await this.db
+        .updateTable('mail_outbox')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_error: message, updated_at: new Date() }))
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .execute();
+      throw e;
     }
+  }
+
+  /** The dead letter of `mail-send`: every try failed; the message waits, failed with its reason, for a resend. */
+  async markFailed(id: number): Promise<void> {
+    await this.db.updateTable('mail_outbox').set({ status: 'failed', job_id: null, updated_at: new Date() }).where('id', '=', id).where('status', '=', 'queued').execute();
+  }
+
+  close(): void {
+    this.transport.close();
   }
 }
 
+/** Puts a failed (or kept) message back in the queue; the caller enqueues it. False when it was not the tenant's or is already queued or sent. */
+export async function requeueMail(db: Db, entityId: number, id: number): Promise<boolean> {
+  const res = await db
+    .updateTable('mail_outbox')
+    .set({ status: 'queued', attempts: 0, last_error: null, job_id: null, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('entity_id', '=', entityId)
+    .where('status', 'in', ['failed', 'kept'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/support/app.js';
+import { makeEntity } from '../../../tests/support/factories.js';
+import { startSmtp } from '../../../tests/support/smtp.js';
+import { QUEUES } from '../../jobs/boss.js';
+import { queueMail, requeueMail } from './outbox.js';
+
+/**
+ * Mail delivered by pg-boss jobs over real SMTP on loopback: each queued
+ * message once, with its own Message-ID; an unreachable SMTP server is
+ * retried, then the message is failed with its reason and delivered once
+ * when resent after the server is back; a message whose job went missing is
+ * picked up by the sweep; a second job for a sent message sends nothing.
+ */
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let port: number;
+let entityId: number;
+
+const outbox = (id: number) => t.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const queue = (to: string, subject = 'Your application arrived') =>
+  queueMail(t.db, { entityId, to, subject, text: `Hello ${to}`, html: `<p>Hello <strong>${to}</strong></p>`, event: 'application_submitted' }, true);
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  port = Number(new URL(smtp.url).port);
+  t = await createTestApp({ env: { SMTP_URL: smtp.url }, jobs: { mail: true, mailRetry: { retryLimit: 1, retryDelay: 1 } } });
+  entityId = (await makeEntity(t.db)).id;
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+describe('mail jobs', () => {
+  it('deliver a queued message once, with its text and HTML parts and its own Message-ID, and mark it sent', async () => {
+    const id = await queue('ana@example.test');
+    t.app.mailer.kick();
+    const mail = await smtp.waitFor('ana@example.test');
+    expect(mail.subject).toBe('Your application arrived');
+    expect(mail.text.trim()).toBe('Hello ana@example.test');
+    expect(mail.html).toContain('<strong>ana@example.test</strong>');
+    expect(mail.messageId).toBe(`<outbox-${id}@localhost>`);
+    const row = await until(() => outbox(id), (r) => r.status === 'sent');
+    expect(row.attempts).toBe(1);
+    expect(row.job_id).toBeTruthy();
+  });
+
+  it('send nothing for a second job of a message already sent', async () => {
+    const id = await queue('bruno@example.test');
+    t.app.mailer.kick();
+    await smtp.waitFor('bruno@example.test');
+    await until(() => outbox(id), (r) => r.status === 'sent');
+    await t.app.jobs?.send(QUEUES.mailSend, { id });
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(smtp.mails.filter((m) => m.to.includes('bruno@example.test'))).toHaveLength(1);
+  });
+
+  it('give a job to a queued message that has none (the process stopped before enqueueing) at the next sweep', async () => {
+    const id = await queue('carla@example.test');
+    // No kick: the minute sweep's work, run now.
+    await t.app.jobs?.send(QUEUES.mailSweep, {});
+    await smtp.waitFor('carla@example.test');
+    expect((await until(() => outbox(id), (r) => r.status === 'sent')).attempts).toBe(1);
+  });
+
+  it('with the SMTP server down: retried, then failed with the reason; resent once it is back, delivered once', { timeout: 60_000 }, async () => {
+    await smtp.close();
+    const id = await queue('dora@example.test');
+    t.app.mailer.kick();
+    const failed = await until(() => outbox(id), (r) => r.status === 'failed', 30_000);
+    expect(failed.attempts).toBe(2);
+    expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
+    smtp = await startSmtp(port);
+    expect(await requeueMail(t.db, entityId, id)).toBe(true);
+    // Not twice: a sent or queued message is not requeued again.
+    expect(await requeueMail(t.db, entityId, id)).toBe(false);
+    t.app.mailer.kick();
+    await smtp.waitFor('dora@example.test');
+    expect((await until(() => outbox(id), (r) => r.status === 'sent')).last_error).toBeNull();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(smtp.mails.filter((m) => m.to.includes('dora@example.test'))).toHaveLength(1);
+  });
+});
