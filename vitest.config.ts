@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -26,7 +27,11 @@ export default defineConfig({
           setupFiles: ['tests/support/web-setup.ts'],
           // Rendering MUI pages in jsdom takes seconds on a busy 2-core machine.
           testTimeout: 60_000,
+          // mui-tiptap's package gives Node its CommonJS build, which loads a second ProseMirror beside the
+          // ESM one the page imports: tests take its ESM build through Vite, as the browser bundle does.
+          server: { deps: { inline: [/mui-tiptap/] } },
         },
+        resolve: { alias: [{ find: /^mui-tiptap$/, replacement: path.resolve(import.meta.dirname, 'node_modules/mui-tiptap/dist/esm/index.js') }] },
       },
       {
         extends: true,

@@ -192,11 +192,9 @@ export async function sendTestTemplate(
   mail: { publicUrl: string; smtpConfigured: boolean },
 ): Promise<{ to: string }> {
   const rendered = (await previewTemplate(db, actor, body, mail.publicUrl))[body.language];
-  await queueMail(
-    db,
-    { entityId: actor.entityId, to: actor.email, subject: rendered.subject, html: rendered.html, text: rendered.text, userId: actor.userId, caseId: body.caseId, event: 'template_test' },
-    mail.smtpConfigured,
-  );
+  // The HTML part and what the message is about (user, case, event) are kept by the outbox since migration 0017.
+  const message = { entityId: actor.entityId, to: actor.email, subject: rendered.subject, html: rendered.html, text: rendered.text, userId: actor.userId, caseId: body.caseId, event: 'template_test' };
+  await queueMail(db, message, mail.smtpConfigured);
   return { to: actor.email };
 }
 
