@@ -201,10 +201,10 @@ export function CommentComposer({ caseId, taskId, staffTools }: CommentComposerP
         helperText={`${staffTools ? `${t('comments.composer.mentionHint')} · ` : ''}${trimmed.length}/${COMMENT_MAX}`}
         inputRef={inputRef}
         slotProps={{
+          // A multi-line text box may not say aria-expanded (axe: aria-allowed-attr); the list it controls is named instead.
           htmlInput: {
             'aria-autocomplete': staffTools ? 'list' : undefined,
             'aria-controls': options.length > 0 ? pickerId : undefined,
-            'aria-expanded': staffTools ? options.length > 0 : undefined,
             'aria-activedescendant': options.length > 0 && activeOption ? `${pickerId}-${activeOption.id}` : undefined,
           },
         }}
