@@ -9,10 +9,12 @@
  * line and column), sanitises the HTML (html.ts) and generates the
  * plain-text part from it.
  */
+import type { Transaction } from 'kysely';
 import type { MailEvent, RenderedMail, TemplateBody, TemplateLanguage, TemplatePreviewBody, TemplateUpdateBody } from '../../../core/api/templates.js';
 import { formatDate } from '../../../core/dates.js';
 import { checkTemplate, type PlaceholderValues, renderPlaceholders, renderSubject, type TemplateProblem } from '../../../core/templates/render.js';
 import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import type { Actor } from '../acl/policy.js';
@@ -115,10 +117,10 @@ function fill(parts: { subject: string; html: string; text: string }, values: Pl
 
 /**
  * The tenant's default template of `event`, filled with `values`, in
- * `language`: what the notifications send. Throws NOT_FOUND when the
- * tenant has no default for the event.
+ * `language`: what the notifications send (inside their transaction or
+ * not). Throws NOT_FOUND when the tenant has no default for the event.
  */
-export async function renderTemplate(db: Db, entityId: number, event: MailEvent, language: TemplateLanguage, values: PlaceholderValues): Promise<RenderedMail> {
+export async function renderTemplate(db: Db | Transaction<Database>, entityId: number, event: MailEvent, language: TemplateLanguage, values: PlaceholderValues): Promise<RenderedMail> {
   const t = await defaultTemplate(db, entityId, event);
   if (!t) throw new AppError('NOT_FOUND');
   return language === 'es'
