@@ -181,9 +181,11 @@ function TemplateForm({ template }: { template: Template | null }) {
           </Alert>
         )}
         <ActionToolbar label={t('common.save')} sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" loading={save.isPending} disabled={problems.length > 0}>
-            {t('common.save')}
-          </Button>
+          {(template ? template.actions.includes('edit') : true) && (
+            <Button type="submit" variant="contained" loading={save.isPending} disabled={problems.length > 0}>
+              {t('common.save')}
+            </Button>
+          )}
           <Button component={RouterLink} to="/plantillas-correo">
             {t('common.cancel')}
           </Button>

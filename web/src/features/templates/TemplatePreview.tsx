@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TEMPLATE_LANGUAGES, type TemplateLanguage } from '../../../../core/api/templates.js';
+import { useCan } from '../../app/session/session.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { ActionToolbar, Section } from '../../components/page/index.js';
 import { type TemplateCaseOption, type TemplateParts, type TemplatePreview as Preview, usePreviewTemplate, useSendTestTemplate, useTemplateCaseOptions } from './api.js';
@@ -54,6 +55,7 @@ function CasePicker({ value, onChange }: { value: TemplateCaseOption | null; onC
  */
 export function TemplatePreview({ parts, language, onInvalid }: { parts: () => Omit<TemplateParts, 'caseId'> | null; language: TemplateLanguage; onInvalid: (error: unknown) => void }) {
   const { t } = useTranslation();
+  const can = useCan();
   const [chosen, setChosen] = useState<TemplateCaseOption | null>(null);
   const [shown, setShown] = useState<Preview | null>(null);
   const preview = usePreviewTemplate({ onSuccess: (data) => setShown(data), onError: onInvalid });
@@ -71,9 +73,11 @@ export function TemplatePreview({ parts, language, onInvalid }: { parts: () => O
         <Button variant="outlined" startIcon={<VisibilityOutlined />} loading={preview.isPending} onClick={() => run((p) => preview.mutate(p))}>
           {t('templates.showPreview')}
         </Button>
-        <Button variant="outlined" startIcon={<SendOutlined />} loading={test.isPending} onClick={() => run((p) => test.mutate({ ...p, language }))}>
-          {t('templates.sendTest')}
-        </Button>
+        {can('plantillas_correo', 'update') && (
+          <Button variant="outlined" startIcon={<SendOutlined />} loading={test.isPending} onClick={() => run((p) => test.mutate({ ...p, language }))}>
+            {t('templates.sendTest')}
+          </Button>
+        )}
       </ActionToolbar>
       {shown && (
         <Grid container spacing={2}>
