@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 /**
  * The supported Node versions are 20.19+, 22 and 24 (recommended). The
  * engines field, the README and the dependencies agree: `npm ci` on 22 or 24
- * warns about nothing, and on 20 only about the three packages the README
+ * warns about nothing, and on 20 only about the four packages the README
  * names (they declare Node 22 and run on 20: every tier passes on it).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-const ON_NODE_20_ONLY = ['content-disposition', 'cookie', 'kysely'];
+const ON_NODE_20_ONLY = ['content-disposition', 'cookie', 'kysely', 'pg-boss'];
 const ENGINES = '^20.19.0 || ^22.12.0 || >=24.0.0';
 
 /** `ENGINES`, read as npm reads it. */
