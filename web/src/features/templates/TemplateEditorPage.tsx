@@ -109,7 +109,7 @@ function TemplateForm({ template }: { template: Template | null }) {
     <>
       {!template && <PageHeader title={t('templates.newTitle')} />}
       <Paper variant="outlined" component="form" noValidate onSubmit={submit} sx={{ p: { xs: 1.5, sm: 2 } }}>
-        <Section title={t('templates.editTitle')}>
+        <Section title={t('templates.details')}>
           <FormTextField control={control} name="name" label={t('templates.name')} required />
           <FormSelectField control={control} name="event" label={t('templates.event')} options={MAIL_EVENTS.map((value) => ({ value, label: t(`templates.events.${value}`) }))} />
           <Controller
