@@ -54,6 +54,8 @@ export const errorCatalog = {
   UNKNOWN_FILE: { status: 400, key: 'commentErrors.unknownFile' },
   // email templates
   TEMPLATE_IS_DEFAULT: { status: 409, key: 'templates.errors.isDefault' },
+  // mail outbox
+  MAIL_NOT_RESENDABLE: { status: 409, key: 'outbox.errors.notResendable' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },
