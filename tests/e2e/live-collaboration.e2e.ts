@@ -86,6 +86,8 @@ describe('two people on one application, live', () => {
       // The reviewer's /pendings in another tab, and the task decided on the task page.
       const pendings = await reviewerCtx.newPage();
       await pendings.goto('/pendings');
+      // Other journeys give the reviewer tasks too: find this one.
+      await pendings.getByRole('searchbox', { name: 'Buscar por tarea o número de radicación' }).fill(taskName);
       await pendings.getByRole('link', { name: taskName, exact: true }).waitFor();
       await mark(pendings);
       const taskPage = await reviewerCtx.newPage();
