@@ -12,7 +12,7 @@ describe('buildMenu', () => {
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
       'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers]',
-      'settings:[emailTemplates,application,calendar]',
+      'settings:[emailTemplates,application,calendar,mailOutbox]',
     ]);
   });
 

@@ -74,6 +74,7 @@ export const MENU: readonly MenuEntry[] = [
       link('emailTemplates', '/plantillas-correo', 'plantillas_correo'),
       link('application', '/configuracion', 'menu_configuracion'),
       link('calendar', '/configuracion/calendario', 'menu_configuracion'),
+      link('mailOutbox', '/configuracion/correos', 'reenviarcorreos'),
     ],
   },
 ];

@@ -54,6 +54,7 @@ const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js')
 const CasePage = lazyPage(() => import('../features/cases/case/CasePage.js'));
 // Settings.
 const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
+const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -117,6 +118,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
+          { path: '/configuracion/correos', element: <OutboxPage />, handle: page('outbox.title', 'reenviarcorreos') },
         ],
       },
       {
