@@ -71,11 +71,24 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
 
+  // Jobs are fetched in batches, and fetched again at once while batches come full (a burst of mail after a
+  // bulk change or the demo seed goes out in seconds, not one message per poll). Each job of a batch
+  // succeeds or fails on its own: a failed one is failed by hand (and retried), the others complete.
   const work = async (queue: string, handler: Handler | undefined) => {
     if (!handler) return;
-    await boss.work<Record<string, unknown>>(queue, { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 }, async (jobs) => {
-      for (const job of jobs) await handler(job.data ?? {});
-    });
+    await boss.work<Record<string, unknown>>(
+      queue,
+      { batchSize: 10, burstWhenBatchFull: true, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+      async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await handler(job.data ?? {});
+          } catch (err) {
+            await boss.fail(queue, job.id, { message: String((err as Error)?.message ?? err) });
+          }
+        }
+      },
+    );
   };
   if (options.mail) {
     await work(QUEUES.mailSend, handlers[QUEUES.mailSend]);
