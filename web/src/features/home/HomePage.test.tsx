@@ -33,8 +33,8 @@ describe('HomePage', () => {
     renderHome(['/home', '/tasks']);
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Demo Coordinator' })).toBeInTheDocument();
     const items = within(screen.getByRole('list')).getAllByRole('listitem');
-    // Every link of the full menu (12 entries and 9 in groups), groups flattened.
-    expect(items).toHaveLength(21);
+    // Every link of the full menu (12 entries and 11 in groups, the business calendar and the outbox among them), groups flattened.
+    expect(items).toHaveLength(23);
     expect(screen.getByRole('link', { name: 'Tasks' })).toHaveAttribute('href', '/tasks');
     expect(screen.getAllByRole('link')).toHaveLength(1);
     const cases = items.find((item) => item.textContent?.startsWith('Applications'));
