@@ -38,7 +38,8 @@ import { mailRoutes } from './modules/mail/routes.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
-import { type EngineEnv, markOverdueTasks } from './modules/workflow/engine.js';
+import { type EngineEnv, sweepDeadlines } from './modules/workflow/engine.js';
+import { sendDigests } from './modules/notifications/commands.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -239,8 +240,13 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.mailFailed]: async (data) => delivery?.markFailed(Number(data.id)),
       [QUEUES.mailSweep]: enqueue,
       [QUEUES.overdueSweep]: async () => {
-        const n = await markOverdueTasks(app.db, app.engine);
-        if (n) app.log.info(`flagged ${n} overdue task(s)`);
+        const n = await sweepDeadlines(app.db, app.engine);
+        if (n.reminded + n.overdue + n.escalated) app.log.info(n, 'deadlines: reminded, flagged overdue and escalated tasks');
+      },
+      [QUEUES.digest]: async () => {
+        const n = await sendDigests(app.db, app.engine);
+        if (n) app.log.info(`queued ${n} daily digest(s)`);
+        kick();
       },
     },
     app.log,

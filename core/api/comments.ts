@@ -149,16 +149,45 @@ export const userTrackingRowSchema = z.object({
 export const caseTrackingSchema = z.object({ items: z.array(caseTrackingRowSchema) });
 export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchema) });
 
-/** In-app notifications (a mention today; the email issue adds more kinds). GET /api/notifications. */
-export const NOTIFICATION_KINDS = ['mention'] as const;
+/**
+ * In-app notifications, one kind per event of issue 16 (the email events but
+ * the digest). GET /api/notifications. `taskId`/`taskName` name the task of
+ * a task event; `detail` is the reason of a returned application.
+ */
+export const NOTIFICATION_KINDS = [
+  'mention',
+  'application_submitted',
+  'task_assigned',
+  'task_due_soon',
+  'task_overdue',
+  'case_returned',
+  'case_completed',
+  'case_closed',
+  'comment_visible',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({
   id: z.number(),
   kind: z.enum(NOTIFICATION_KINDS),
   caseId: z.number().nullable(),
   caseNumber: z.string().nullable(),
+  taskId: z.number().nullable(),
+  taskName: z.string().nullable(),
+  detail: z.string().nullable(),
   commentId: z.number().nullable(),
   byName: z.string().nullable(),
   createdAt: z.date(),
   readAt: z.date().nullable(),
 });
 export const notificationListSchema = z.object({ items: z.array(notificationSchema), unread: z.number() });
+
+/** The events whose notification may also come by email, and those a daily digest gathers instead. */
+export const DIGESTED_KINDS: readonly NotificationKind[] = ['task_assigned', 'task_due_soon', 'task_overdue', 'mention'];
+
+/** A person's choice (GET and PUT /api/notifications/preferences): which events also reach them by email, and the daily digest. */
+export const notificationPreferencesSchema = z.strictObject({
+  emailEvents: z.array(z.enum(NOTIFICATION_KINDS, { error: 'validation.chooseOption' })).max(NOTIFICATION_KINDS.length),
+  /** One email a day (at 7:00 in the person's time zone) with their due and overdue tasks and new mentions, instead of one email per such event. */
+  digest: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;

@@ -157,7 +157,8 @@ export function renderPlaceholders(text: string, values: PlaceholderValues, opti
     if (type === 'text') out += value;
     else if (type === 'name') {
       const v = map[value] ?? '';
-      out += options.html ? escapeHtml(v) : v;
+      // In HTML a value's line breaks (a list of tasks) stay line breaks.
+      out += options.html ? escapeHtml(v).replace(/\r?\n/g, '<br>') : v;
     }
   }
   return out;

@@ -15,6 +15,10 @@ export type ExpirationUnit = (typeof EXPIRATION_UNITS)[number];
 
 const code = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'protocols.def.badCode');
 
+/** The task events whose message a protocol task may choose (the default template of the event otherwise). */
+export const TASK_MAIL_EVENTS = ['task_assigned', 'task_due_soon', 'task_overdue'] as const;
+export type TaskMailEvent = (typeof TASK_MAIL_EVENTS)[number];
+
 export const responsibleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), userId: z.number().int().positive() }),
   z.object({ kind: z.literal('team'), teamId: z.number().int().positive() }),
@@ -34,6 +38,14 @@ export const taskTemplateSchema = z.object({
   expirationDays: z.number().int().min(0).max(3650).nullable().default(null),
   /** What `expirationDays` counts: days of the calendar (absent, as in protocols saved before it existed), or working days of the tenant's business calendar. */
   expirationUnit: z.enum(EXPIRATION_UNITS).optional(),
+  /** Per event, the email template this task sends (one of the tenant's templates of that event); absent: the event's default. */
+  mailTemplates: z.partialRecord(z.enum(TASK_MAIL_EVENTS), z.number().int().positive()).optional(),
+  /**
+   * Escalation past the due date: the team's leaders are told at once; `role`
+   * (a role code of the tenant) is told `afterDays` days later if the task is
+   * still open. Absent: the leaders only.
+   */
+  escalation: z.object({ role: z.string().trim().min(1).max(63), afterDays: z.number().int().min(0).max(365).default(1) }).optional(),
   /** 'all': wait until every predecessor that has started is accepted. */
   join: z.enum(['any', 'all']).default('any'),
   onAccept: z.array(z.object({ to: code, when: z.string().max(2000).optional() })).max(20).default([]),

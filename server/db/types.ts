@@ -315,10 +315,12 @@ export interface Notifications {
   case_id: number | null;
   comment_id: number | null;
   created_at: Generated<Timestamp>;
+  detail: string | null;
   entity_id: number;
   id: Generated<number>;
-  kind: 'mention';
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible';
   read_at: Timestamp | null;
+  task_id: number | null;
   user_id: number;
 }
 
@@ -415,6 +417,8 @@ export interface Tasks {
   decided_by: number | null;
   due_at: Timestamp | null;
   entity_id: number;
+  escalate_at: Timestamp | null;
+  escalation_level: Generated<number>;
   expiration_days: number | null;
   expiration_unit: Generated<'calendar' | 'business'>;
   form_version_id: number | null;
@@ -423,6 +427,7 @@ export interface Tasks {
   name: string;
   overdue: Generated<boolean>;
   reason: string | null;
+  reminded_at: Timestamp | null;
   responsible_team_id: number | null;
   responsible_user_id: number | null;
   state: TaskState;
@@ -455,8 +460,11 @@ export interface Teams {
 export interface Users {
   active: Generated<boolean>;
   created_at: Generated<Timestamp>;
+  digest: Generated<boolean>;
+  digest_sent_at: Timestamp | null;
   docnumber: string | null;
   email: string;
+  email_events: Generated<string[]>;
   entity_id: number;
   failed_logins: Generated<number>;
   id: Generated<number>;

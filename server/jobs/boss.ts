@@ -21,8 +21,10 @@ export const QUEUES = {
   mailFailed: 'mail-failed',
   /** Every minute: queued messages without a job (a process stopped between commit and enqueue) get one. */
   mailSweep: 'mail-sweep',
-  /** Every minute: overdue tasks are flagged and their responsible reminded, each once. */
+  /** Every minute: tasks due soon are reminded, overdue ones flagged and escalated, each once (workflow/engine.ts sweepDeadlines). */
   overdueSweep: 'overdue-sweep',
+  /** Every quarter hour: the daily digests of those whose 7:00 has come (notifications/commands.ts sendDigests). */
+  digest: 'mail-digest',
 } as const;
 
 export interface JobRetry {
@@ -70,6 +72,7 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true });
   await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
+  await boss.createQueue(QUEUES.digest, { policy: 'singleton' });
 
   // Jobs are fetched in batches, and fetched again at once while batches come full (a burst of mail after a
   // bulk change or the demo seed goes out in seconds, not one message per poll). Each job of a batch
@@ -98,6 +101,8 @@ export async function startJobs(
   if (options.schedules) {
     await work(QUEUES.overdueSweep, handlers[QUEUES.overdueSweep]);
     await boss.schedule(QUEUES.overdueSweep, '* * * * *');
+    await work(QUEUES.digest, handlers[QUEUES.digest]);
+    await boss.schedule(QUEUES.digest, '*/15 * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
   }
 

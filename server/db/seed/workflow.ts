@@ -141,7 +141,7 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
   for (const id of [c[7], c[8]]) {
     for (const [code, v] of [['intake', intakeOk], ['documents', docsOk], ['eligibility', eligible], ['landlord', landlordOk], ['payment', pay(900)], ['notify', {}]] as const) await accept(id, code, v);
   }
-  await db.transaction().execute(async (trx) => setCaseState(trx, await lockCase(trx, coord, c[8]), 'complete', coord));
+  await db.transaction().execute(async (trx) => setCaseState(trx, env, await lockCase(trx, coord, c[8]), 'complete', coord));
   for (const [code, v] of [['intake', intakeOk], ['documents', docsOk]] as const) await accept(c[9], code, v);
   await accept(c[9], 'eligibility', { eligible: 'no', amiPercent: 120, reason: 'Income above the limit' });
   // c10: withdrawn by the applicant and closed by the coordinator.
@@ -149,7 +149,7 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
   await db.transaction().execute(async (trx) => {
     const row = await lockCase(trx, coord, withdrawn);
     await closeOpenTasks(trx, row, coord);
-    await setCaseState(trx, row, 'close', coord, { reason: 'Withdrawn by the applicant' });
+    await setCaseState(trx, env, row, 'close', coord, { reason: 'Withdrawn by the applicant' });
   });
   // The reviewer takes one intake task over from the round-robin choice.
   await assignTask(db, env, coord, await taskOf(c[0], 'intake'), { userId: reviewer });

@@ -24,6 +24,7 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import { type Actor, can, type Doer } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
+import { notify } from '../notifications/commands.js';
 import { closeOpenTasks, type EngineEnv, startWorkflow } from '../workflow/engine.js';
 import { recordEvent } from './history.js';
 import { assertCaseAction, isStaff, TRANSITIONS } from './policy.js';
@@ -189,6 +190,8 @@ export async function submitCaseInTrx(trx: Trx, env: EngineEnv, doer: Doer, case
   const opened: CaseRow = { ...c, state: 'PENDING', serial, data };
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: serial, action: 'case_submit', type: 'case', detail: { from: 'DRAFT', to: 'PENDING' } });
   await startWorkflow(trx, env, doer, opened);
+  // The applicant hears that it arrived, also when they submitted it themselves.
+  if (c.owner_id) await notify(trx, env, { event: 'application_submitted', entityId: c.entity_id, caseId: c.id, to: [c.owner_id], notifyDoer: true });
   return opened;
 }
 
@@ -251,7 +254,7 @@ export async function changeCaseState(
   const { transition } = TRANSITIONS.find((t) => t.name === name) as (typeof TRANSITIONS)[number];
   if (transition === 'submit') return (await submitCaseInTrx(trx, env, actor, c.id, { lang: input.lang })).state;
   if (transition === 'close' || transition === 'complete') await closeOpenTasks(trx, c, actor);
-  await setCaseState(trx, c, transition, actor, input.reason ? { reason: input.reason } : {});
+  await setCaseState(trx, env, c, transition, actor, input.reason ? { reason: input.reason } : {});
   return c.state;
 }
 

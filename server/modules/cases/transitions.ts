@@ -3,20 +3,28 @@
  * person (commands.ts) or caused by the task engine (a flagged
  * inconsistency, a rejection, a restarted task), goes through `setCaseState`
  * inside the caller's transaction, with the case locked: the state table of
- * core/workflow/states.ts decides, and the history records it.
+ * core/workflow/states.ts decides, the history records it, and the
+ * applicant (the case's owner) is told when their case is completed or
+ * closed (notifications/commands.ts).
  */
 import { sql, type Transaction } from 'kysely';
 import { type CaseAction, type CaseState, nextCaseState } from '../../../core/workflow/states.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { Doer } from '../acl/policy.js';
+import type { NotificationKind } from '../../../core/api/comments.js';
+import { notify, type NotifyEnv } from '../notifications/commands.js';
 import { recordEvent } from './history.js';
 import type { CaseRow } from './repo.js';
 
 const FINAL: ReadonlySet<CaseState> = new Set(['CLOSED', 'REJECTED', 'SUCCESS']);
 
+/** The notification each change of state sends its case's owner. */
+const TOLD: Partial<Record<CaseAction, NotificationKind>> = { complete: 'case_completed', close: 'case_closed', reject: 'case_closed' };
+
 export async function setCaseState(
   trx: Transaction<Database>,
+  env: NotifyEnv,
   c: CaseRow,
   action: CaseAction,
   doer: Doer | null,
@@ -32,4 +40,9 @@ export async function setCaseState(
     .execute();
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
   c.state = next;
+  const event = TOLD[action];
+  if (event && c.owner_id) {
+    const reason = typeof detail.reason === 'string' ? detail.reason : null;
+    await notify(trx, env, { event, entityId: c.entity_id, caseId: c.id, byUserId: doer && !('system' in doer) ? doer.userId : null, to: [c.owner_id], reason });
+  }
 }

@@ -15,7 +15,7 @@ import { AppError } from '../../errors.js';
 import type { Actor } from '../acl/policy.js';
 import { recordEvent } from '../cases/history.js';
 import { lockCase } from '../cases/repo.js';
-import { insertNotifications } from '../notifications/repo.js';
+import { notify, type NotifyEnv } from '../notifications/commands.js';
 import { assertCommentAction, assertStaffTools, isStaff } from './policy.js';
 import {
   checklistCodesAmong,
@@ -52,7 +52,10 @@ async function lockCommentableCase(trx: Trx, actor: Actor, caseId: number) {
  * must be the case's, the documents the checklist's, the mentioned people
  * active staff of the tenant: anything else is refused, nothing stored.
  */
-export async function addComment(db: Db, actor: Actor, caseId: number, input: NewCommentInput): Promise<number> {
+/** How much of a comment a notification email quotes. */
+const COMMENT_EXCERPT = 500;
+
+export async function addComment(db: Db, env: NotifyEnv, actor: Actor, caseId: number, input: NewCommentInput): Promise<number> {
   assertStaffTools(actor, input);
   const documents = dedupe(input.documents, (d) => d.code);
   const mentions = [...new Set(input.mentions)];
@@ -72,7 +75,11 @@ export async function addComment(db: Db, actor: Actor, caseId: number, input: Ne
     });
     await insertMarks(trx, { entityId: c.entity_id, caseId: c.id, commentId: id, userId: actor.userId }, documents);
     await insertMentions(trx, c.entity_id, id, mentions);
-    await insertNotifications(trx, mentions.filter((u) => u !== actor.userId).map((userId) => ({ entityId: c.entity_id, userId, kind: 'mention' as const, caseId: c.id, commentId: id, byUserId: actor.userId })));
+    const excerpt = input.body.length > COMMENT_EXCERPT ? `${input.body.slice(0, COMMENT_EXCERPT)}…` : input.body;
+    const told = { entityId: c.entity_id, caseId: c.id, commentId: id, byUserId: actor.userId, comment: excerpt, mentionedBy: actor.name };
+    await notify(trx, env, { ...told, event: 'mention', to: mentions, taskId: input.taskId ?? null });
+    // The applicant hears of what staff write for them (not of their own comments).
+    if (visibleToApplicant && c.owner_id !== actor.userId) await notify(trx, env, { ...told, event: 'comment_visible', to: [c.owner_id] });
     await recordEvent(trx, {
       entityId: c.entity_id, caseId: c.id, taskId: input.taskId ?? null, doer: actor, number: c.serial, action: 'comment_added', type: 'comment',
       detail: { commentId: id, number, body: input.body, visibleToApplicant, documents, mentions },

@@ -37,7 +37,8 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const id = await addComment(app.db, actor, request.params.id, request.body);
+      const id = await addComment(app.db, app.engine, actor, request.params.id, request.body);
+      app.mailer.kick();
       return reply.status(201).send(await findComment(app.db, actor, id));
     },
   );

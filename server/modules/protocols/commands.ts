@@ -30,7 +30,9 @@ import {
   lockProtocol,
   markFormVersionsInUse,
   type ProtocolBody,
+  knownRoleCodes,
   responsiblesByName,
+  templateEvents,
   updateProtocol,
 } from './repo.js';
 
@@ -53,12 +55,24 @@ export async function checkProtocolDefinition(trx: Trx, doer: Doer, input: unkno
   const formIds = [...new Set(def.tasks.map((t) => t.formId).filter((id): id is number => id !== null))];
   const teamIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'team' ? [t.responsible.teamId] : [])))];
   const userIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'user' ? [t.responsible.userId] : [])))];
-  const [forms, teams, users] = await Promise.all([knownIds(trx, doer, 'forms', formIds), knownIds(trx, doer, 'teams', teamIds), knownIds(trx, doer, 'users', userIds)]);
+  const templateIds = [...new Set(def.tasks.flatMap((t) => Object.values(t.mailTemplates ?? {})))];
+  const roleCodes = [...new Set(def.tasks.flatMap((t) => (t.escalation ? [t.escalation.role] : [])))];
+  const [forms, teams, users, templates, roles] = await Promise.all([
+    knownIds(trx, doer, 'forms', formIds),
+    knownIds(trx, doer, 'teams', teamIds),
+    knownIds(trx, doer, 'users', userIds),
+    templateEvents(trx, doer, templateIds),
+    knownRoleCodes(trx, doer, roleCodes),
+  ]);
   const problems: ProtocolProblem[] = [];
   for (const t of def.tasks) {
     if (t.formId !== null && !forms.has(t.formId)) problems.push({ path: `tasks.${t.code}.formId`, reason: 'protocols.def.unknownForm' });
     if (t.responsible.kind === 'team' && !teams.has(t.responsible.teamId)) problems.push({ path: `tasks.${t.code}.responsible`, reason: 'protocols.def.unknownTeam' });
     if (t.responsible.kind === 'user' && !users.has(t.responsible.userId)) problems.push({ path: `tasks.${t.code}.responsible`, reason: 'protocols.def.unknownUser' });
+    for (const [event, id] of Object.entries(t.mailTemplates ?? {})) {
+      if (templates.get(id) !== event) problems.push({ path: `tasks.${t.code}.mailTemplates.${event}`, reason: 'protocols.def.unknownTemplate' });
+    }
+    if (t.escalation && !roles.has(t.escalation.role)) problems.push({ path: `tasks.${t.code}.escalation.role`, reason: 'protocols.def.unknownRole' });
   }
   if (problems.length) throw toAppError(problems, lang);
   return def;
@@ -144,7 +158,9 @@ export async function importProtocol(db: Db, actor: Actor, f: ProtocolFile, lang
         const r = t.responsible as { kind: string; teamId?: number; userId?: number };
         const responsible =
           r.kind === 'team' ? { kind: 'team', teamId: teamsByName.get(f.teams[String(r.teamId)]) } : r.kind === 'user' ? { kind: 'user', userId: usersByEmail.get(f.users[String(r.userId)].toLowerCase()) } : r;
-        return { ...t, formId: t.formId === null || t.formId === undefined ? null : newIds.get(String(t.formId)), responsible };
+        // Email templates are the other tenant's: the imported tasks send this tenant's defaults.
+        const { mailTemplates: _theirs, ...task } = t;
+        return { ...task, formId: t.formId === null || t.formId === undefined ? null : newIds.get(String(t.formId)), responsible };
       }),
     };
     const checked = await checkProtocolDefinition(trx, actor, mapped, lang);

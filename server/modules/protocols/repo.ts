@@ -131,6 +131,20 @@ export async function knownIds(db: Executor, doer: Doer, table: 'forms' | 'teams
   return new Set(rows.map((r) => r.id));
 }
 
+/** The event of each of `ids` that is an email template of the actor's tenant. */
+export async function templateEvents(db: Executor, doer: Doer, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('mail_templates').where('entity_id', '=', doer.entityId).where('id', 'in', ids).select(['id', 'event']).execute();
+  return new Map(rows.map((r) => [r.id, r.event]));
+}
+
+/** Which of `codes` are role codes of the actor's tenant. */
+export async function knownRoleCodes(db: Executor, doer: Doer, codes: string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await db.selectFrom('acl_roles').where('entity_id', '=', doer.entityId).where('code', 'in', codes).select('code').execute();
+  return new Set(rows.map((r) => r.code));
+}
+
 /** Refuses a main form that is not a form of the actor's tenant. */
 export async function assertMainForm(db: Executor, doer: Doer, formId: number): Promise<void> {
   if (!(await knownIds(db, doer, 'forms', [formId])).has(formId)) throw new AppError('VALIDATION', {}, [{ path: 'mainFormId', message: 'validation.chooseOption' }]);

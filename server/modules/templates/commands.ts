@@ -21,7 +21,7 @@ import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
 import { htmlToText, sanitizeBody } from './html.js';
 import { assertTemplateAction } from './policy.js';
-import { caseFacts, clearDefault, defaultTemplate, insertTemplate, lockTemplate, removeTemplate, type TemplateRow, updateTemplateRow } from './repo.js';
+import { caseFacts, chosenTemplate, clearDefault, defaultTemplate, insertTemplate, lockTemplate, removeTemplate, type TemplateRow, updateTemplateRow } from './repo.js';
 
 interface Detail {
   path: string;
@@ -116,12 +116,20 @@ function fill(parts: { subject: string; html: string; text: string }, values: Pl
 }
 
 /**
- * The tenant's default template of `event`, filled with `values`, in
+ * The tenant's default template of `event` (or the chosen one), filled with `values`, in
  * `language`: what the notifications send (inside their transaction or
  * not). Throws NOT_FOUND when the tenant has no default for the event.
  */
-export async function renderTemplate(db: Db | Transaction<Database>, entityId: number, event: MailEvent, language: TemplateLanguage, values: PlaceholderValues): Promise<RenderedMail> {
-  const t = await defaultTemplate(db, entityId, event);
+export async function renderTemplate(
+  db: Db | Transaction<Database>,
+  entityId: number,
+  event: MailEvent,
+  language: TemplateLanguage,
+  values: PlaceholderValues,
+  /** A template a protocol task chose: used when it is still the tenant's and serves `event`. */
+  templateId?: number,
+): Promise<RenderedMail> {
+  const t = (templateId ? await chosenTemplate(db, entityId, event, templateId) : undefined) ?? (await defaultTemplate(db, entityId, event));
   if (!t) throw new AppError('NOT_FOUND');
   return language === 'es'
     ? fill({ subject: t.subject_es, html: t.body_html_es, text: t.body_text_es }, values)

@@ -100,6 +100,17 @@ export async function defaultTemplate(db: Executor, entityId: number, event: Mai
     .executeTakeFirst();
 }
 
+/** One template of the tenant serving `event` (a protocol task's choice); undefined when it is gone or serves another event. */
+export async function chosenTemplate(db: Executor, entityId: number, event: MailEvent, id: number) {
+  return db
+    .selectFrom('mail_templates')
+    .where('entity_id', '=', entityId)
+    .where('event', '=', event)
+    .where('id', '=', id)
+    .select(['id', 'subject_en', 'subject_es', 'body_html_en', 'body_html_es', 'body_text_en', 'body_text_es'])
+    .executeTakeFirst();
+}
+
 /** Takes the default of an event away from every template of the tenant but `keepId` (before giving it to `keepId`). */
 export async function clearDefault(trx: Transaction<Database>, doer: Doer, event: MailEvent, keepId: number | null): Promise<void> {
   let q = trx.updateTable('mail_templates').set({ is_default: false, updated_at: new Date(), version: sql`version + 1` }).where('entity_id', '=', doer.entityId).where('event', '=', event).where('is_default', '=', true);

@@ -19,7 +19,8 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import type { Actor, Doer } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
-import { queueMail } from '../mail/outbox.js';
+import { notify, type NotifyEnv } from '../notifications/commands.js';
+import { teamLeaders, usersWithRole } from '../notifications/repo.js';
 import { recordEvent as audit } from '../cases/history.js';
 import { type CaseRow, lockCase } from '../cases/repo.js';
 import { setCaseState } from '../cases/transitions.js';
@@ -32,9 +33,7 @@ export type { CaseRow, Doer, TaskRow };
 
 type Trx = Transaction<Database>;
 
-export interface EngineEnv {
-  publicUrl: string;
-  smtpConfigured: boolean;
+export interface EngineEnv extends NotifyEnv {
   /** Called after each commit: starts delivering what was queued. */
   afterMail?: () => void;
 }
@@ -70,6 +69,12 @@ async function protocolDefinition(trx: Trx, versionId: number | null): Promise<P
   return row.definition as ProtocolDefinition;
 }
 
+/** A task's template in its case's protocol version (null when the version no longer names it). */
+async function taskTemplateOf(trx: Trx, c: Pick<CaseRow, 'protocol_version_id'>, code: string): Promise<TaskTemplate | null> {
+  if (!c.protocol_version_id) return null;
+  return (await protocolDefinition(trx, c.protocol_version_id)).tasks.find((x) => x.code === code) ?? null;
+}
+
 function template(def: ProtocolDefinition, code: string): TaskTemplate {
   const t = def.tasks.find((x) => x.code === code);
   if (!t) throw new AppError('INCONSISTENT_PROTOCOL', { code });
@@ -85,30 +90,30 @@ function transition(state: string, action: TaskAction): TaskState {
 // ---------------------------------------------------------------- audit and mail
 
 
-async function notifyResponsible(
-  trx: Trx,
-  env: EngineEnv,
-  task: { id: number; name: string; entity_id: number; responsible_user_id: number | null },
-  c: CaseRow,
-  kind: 'assigned' | 'overdue',
-  known?: Contact,
-): Promise<boolean> {
-  if (!task.responsible_user_id) return false;
-  const user = known ?? (await trx.selectFrom('users').where('id', '=', task.responsible_user_id).where('active', '=', true).select(['email', 'name', 'language']).executeTakeFirst());
-  if (!user) return false;
-  const params = { name: user.name, task: task.name, number: c.serial ?? `#${c.id}`, link: `${env.publicUrl}/tasks/${task.id}` };
-  await queueMail(
-    trx,
-    { entityId: task.entity_id, to: user.email, subject: translate(user.language, `mail.task.${kind}.subject`, params), text: translate(user.language, `mail.task.${kind}.body`, params) },
-    env.smtpConfigured,
-  );
-  return true;
+/**
+ * Tells a task's responsible that it is theirs (or, for a task the applicant
+ * must do after a rejection, that their application came back for
+ * correction, with the reason), in the protocol task's chosen template.
+ */
+async function notifyAssigned(trx: Trx, env: EngineEnv, doer: Doer | null, task: { id: number; responsible_user_id: number | null }, c: CaseRow, t: TaskTemplate | null, reason?: string | null): Promise<void> {
+  if (!task.responsible_user_id) return;
+  const returned = Boolean(reason) && t?.responsible.kind === 'owner';
+  await notify(trx, env, {
+    event: returned ? 'case_returned' : 'task_assigned',
+    entityId: c.entity_id,
+    caseId: c.id,
+    taskId: task.id,
+    byUserId: doer ? userIdOf(doer) : null,
+    to: [task.responsible_user_id],
+    templateId: returned ? undefined : t?.mailTemplates?.task_assigned,
+    reason,
+  });
 }
 
 // ---------------------------------------------------------------- assignment
 
 /** Who does a task: a user, a team's member (round-robin or least loaded), the case owner, or an earlier task's responsible. */
-export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate): Promise<{ userId: number | null; teamId: number | null; contact?: Contact }> {
+export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate): Promise<{ userId: number | null; teamId: number | null }> {
   const r = t.responsible;
   if (r.kind === 'owner') return { userId: await activeUser(trx, c.entity_id, c.owner_id), teamId: null };
   if (r.kind === 'user') return { userId: await activeUser(trx, c.entity_id, r.userId), teamId: null };
@@ -123,7 +128,7 @@ export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate):
     return { userId: earlier?.responsible_user_id ?? null, teamId: earlier?.responsible_team_id ?? null };
   }
   const picked = await pickTeamMember(trx, c.entity_id, r.teamId);
-  return { userId: picked?.userId ?? null, teamId: r.teamId, contact: picked?.contact };
+  return { userId: picked?.userId ?? null, teamId: r.teamId };
 }
 
 async function activeUser(trx: Trx, entityId: number, userId: number): Promise<number | null> {
@@ -133,18 +138,11 @@ async function activeUser(trx: Trx, entityId: number, userId: number): Promise<n
 
 const LOAD_CAP = 100;
 
-export interface Pick {
+export interface TeamPick {
   userId: number;
-  /** Who to notify, read with the choice so notifying costs no extra query. */
-  contact: Contact;
-}
-interface Contact {
-  email: string;
-  name: string;
-  language: 'en' | 'es';
 }
 
-export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<Pick | null> {
+export async function pickTeamMember(trx: Trx, entityId: number, teamId: number): Promise<TeamPick | null> {
   const members = await trx
     .selectFrom('team_members as m')
     .innerJoin('teams as tm', 'tm.id', 'm.team_id')
@@ -156,13 +154,13 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
     .where('u.active', '=', true)
     .where('u.locked', '=', false)
     // Load counted up to a cap: beyond it the difference no longer matters, and the cost stays bounded.
-    .select(['u.id', 'u.email', 'u.name', 'u.language', 'tm.assignment', sql<number>`(select count(*) from (select 1 from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load')])
+    .select(['u.id', 'tm.assignment', sql<number>`(select count(*) from (select 1 from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load')])
     .orderBy('u.id')
     .execute();
   if (members.length === 0) return null;
   const pick = (id: number) => {
     const m = members.find((x) => x.id === id) ?? members[0];
-    return { userId: m.id, contact: { email: m.email, name: m.name, language: m.language } };
+    return { userId: m.id };
   };
   if (members[0].assignment === 'least_loaded') return pick(members.reduce((best, m) => (m.load < best.load ? m : best)).id);
   // Round-robin: move the team's cursor in one atomic statement. No lock is held to the end
@@ -211,7 +209,7 @@ async function createTask(
     .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
   await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer, number: c.serial, action: 'task_created', type: 'task', detail: { code: t.code, state, responsible: who.userId, team: who.teamId } });
-  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', who.contact);
+  if (state === 'PENDING') await notifyAssigned(trx, env, doer, row, c, t, options.reason);
   return { id: row.id };
 }
 
@@ -230,7 +228,7 @@ async function advance(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, def: Pr
   const edges = from.onAccept.filter((e) => compileCondition(e.when)(scope));
   if (edges.length === 0) {
     // The protocol has no way on for these values: a person must look at it.
-    await setCaseState(trx, c, 'flag', doer, { reason: 'no_transition', task: from.code });
+    await setCaseState(trx, env, c, 'flag', doer, { reason: 'no_transition', task: from.code });
     return [];
   }
   const created: number[] = [];
@@ -272,7 +270,7 @@ async function unblock(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, t: Task
     .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
   await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId, doer, number: c.serial, action: 'task_unblocked', type: 'task', detail: { state } });
-  if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', who.contact);
+  if (state === 'PENDING') await notifyAssigned(trx, env, doer, row, c, t);
 }
 
 
@@ -369,7 +367,7 @@ export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
     const target = template(def, task.code).onReject;
     if (!target || 'notEligible' in target) {
       await closeOpenTasks(trx, c, actor);
-      await setCaseState(trx, c, 'reject', actor, { reason: input.reason, task: task.code }, { ...c.data, [RETURN_KEY]: NOT_ELIGIBLE });
+      await setCaseState(trx, env, c, 'reject', actor, { reason: input.reason, task: task.code }, { ...c.data, [RETURN_KEY]: NOT_ELIGIBLE });
       return { created: [], notEligible: true };
     }
     const earlier = await trx.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', target.to).orderBy('id', 'desc').select('data').executeTakeFirst();
@@ -388,11 +386,11 @@ export async function restartTask(db: Db, env: EngineEnv, actor: Actor, taskId: 
     const { task, c } = await lockTaskAndCase(trx, actor, taskId);
     await assertMay(trx, actor, task, 'restart');
     const next = transition(task.state, 'restart');
-    if (c.state === 'INCONSISTENCY') await setCaseState(trx, c, 'activate', actor, { reason: 'task_restarted' });
+    if (c.state === 'INCONSISTENCY') await setCaseState(trx, env, c, 'activate', actor, { reason: 'task_restarted' });
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
     await trx
       .updateTable('tasks')
-      .set({ state: next, decided_by: null, decided_at: null, overdue: false, due_at: await taskDueAt(trx, c, task.expiration_days, task.expiration_unit), version: sql`version + 1`, updated_at: new Date() })
+      .set({ state: next, decided_by: null, decided_at: null, overdue: false, reminded_at: null, escalation_level: 0, escalate_at: null, due_at: await taskDueAt(trx, c, task.expiration_days, task.expiration_unit), version: sql`version + 1`, updated_at: new Date() })
       .where('id', '=', task.id)
       .execute();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_restarted', type: 'task', detail: { from: task.state } });
@@ -429,7 +427,7 @@ export async function assignTask(db: Db, env: EngineEnv, actor: Actor, taskId: n
       .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
       .executeTakeFirstOrThrow();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: task.id, doer: actor, number: c.serial, action: 'task_assigned', type: 'task', detail: { from: task.responsible_user_id, to: userId, team: teamId } });
-    await notifyResponsible(trx, env, row, c, 'assigned');
+    await notifyAssigned(trx, env, actor, row, c, task.code === ADHOC_CODE ? null : await taskTemplateOf(trx, c, task.code));
   });
   env.afterMail?.();
 }
@@ -449,14 +447,12 @@ export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, inpu
       if (!team) throw new AppError('VALIDATION', {}, [{ path: 'teamId', message: 'validation.chooseOption' }]);
     }
     let userId: number | null = null;
-    let contact: Contact | undefined;
     if (input.userId !== undefined) {
       userId = await activeUser(trx, actor.entityId, input.userId);
       if (!userId) throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
     } else if (input.teamId !== undefined) {
       const picked = await pickTeamMember(trx, actor.entityId, input.teamId);
       userId = picked?.userId ?? null;
-      contact = picked?.contact;
     } else {
       throw new AppError('VALIDATION', {}, [{ path: 'userId', message: 'validation.chooseOption' }]);
     }
@@ -485,7 +481,7 @@ export async function createAdhocTask(db: Db, env: EngineEnv, actor: Actor, inpu
       .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
       .executeTakeFirstOrThrow();
     await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer: actor, number: c.serial, action: 'task_created', type: 'task', detail: { code: ADHOC_CODE, name: input.name, state, responsible: userId, team: input.teamId ?? null } });
-    if (state === 'PENDING') await notifyResponsible(trx, env, row, c, 'assigned', contact);
+    if (state === 'PENDING') await notifyAssigned(trx, env, actor, row, c, null);
     return row.id;
   });
   env.afterMail?.();
@@ -504,25 +500,111 @@ export async function saveTaskData(db: Db, actor: Actor, taskId: number, data: R
   });
 }
 
-/** The periodic sweep: pending tasks past their due date are flagged once, and their responsible reminded. */
-export async function markOverdueTasks(db: Db, env: EngineEnv, limit = 500): Promise<number> {
-  const count = await db.transaction().execute(async (trx) => {
+/** A reminder goes out when a task is due within this many hours (and had more than that when it was given). */
+export const REMIND_BEFORE_HOURS = 24;
+
+export interface SweepResult {
+  reminded: number;
+  overdue: number;
+  escalated: number;
+}
+
+type SweptTask = { id: number; entity_id: number; case_id: number; code: string; responsible_user_id: number | null; responsible_team_id: number | null; due_at: Date | null };
+const SWEPT = ['id', 'entity_id', 'case_id', 'code', 'responsible_user_id', 'responsible_team_id', 'due_at'] as const;
+
+async function caseOf(trx: Trx, caseId: number): Promise<CaseRow> {
+  return trx.selectFrom('cases').where('id', '=', caseId).select(['id', 'entity_id', 'project_id', 'protocol_id', 'protocol_version_id', 'owner_id', 'serial', 'state', 'data', 'version']).executeTakeFirstOrThrow();
+}
+
+/**
+ * The minute sweep of deadlines (a pg-boss schedule: once a minute across
+ * instances). Three steps, each a transaction whose rows are claimed with
+ * SKIP LOCKED and marked in it, so that each message goes once whoever runs
+ * it, and each is written to the case history:
+ * 1. due soon: the responsible is reminded once, REMIND_BEFORE_HOURS ahead;
+ * 2. overdue: the task is flagged, its responsible told, and its team's
+ *    leaders told (escalation 1); the role named on the protocol task, if
+ *    any, is due `afterDays` later;
+ * 3. escalation 2: that role's users are told, once.
+ */
+export async function sweepDeadlines(db: Db, env: EngineEnv, limit = 500): Promise<SweepResult> {
+  const now = new Date();
+  const reminded = await db.transaction().execute(async (trx) => {
     const rows = await trx
       .updateTable('tasks')
-      .set({ overdue: true, updated_at: new Date() })
+      .set({ reminded_at: now })
       .where('id', 'in', (eb) =>
-        eb.selectFrom('tasks').select('id').where('state', '=', 'PENDING').where('overdue', '=', false).where('due_at', '<', new Date()).limit(limit).forUpdate().skipLocked(),
+        eb
+          .selectFrom('tasks')
+          .select('id')
+          .where('state', '=', 'PENDING')
+          .where('reminded_at', 'is', null)
+          .where('overdue', '=', false)
+          .where('due_at', '>', now)
+          .where('due_at', '<=', sql<Date>`${now}::timestamptz + make_interval(hours => ${REMIND_BEFORE_HOURS})`)
+          .where(sql<boolean>`created_at < due_at - make_interval(hours => ${REMIND_BEFORE_HOURS})`)
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
       )
-      .returning(['id', 'name', 'entity_id', 'case_id', 'responsible_user_id'])
+      .returning(SWEPT)
       .execute();
     for (const t of rows) {
-      const c = await trx.selectFrom('cases').where('id', '=', t.case_id).select(['id', 'entity_id', 'project_id', 'protocol_id', 'protocol_version_id', 'owner_id', 'serial', 'state', 'data', 'version']).executeTakeFirstOrThrow();
-      await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_overdue', type: 'task' });
-      await notifyResponsible(trx, env, t, c, 'overdue');
+      const c = await caseOf(trx, t.case_id);
+      const tpl = t.code === ADHOC_CODE ? null : await taskTemplateOf(trx, c, t.code);
+      await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_reminded', type: 'task', detail: { to: t.responsible_user_id, due: t.due_at } });
+      if (t.responsible_user_id) await notify(trx, env, { event: 'task_due_soon', entityId: t.entity_id, caseId: t.case_id, taskId: t.id, to: [t.responsible_user_id], templateId: tpl?.mailTemplates?.task_due_soon });
     }
     return rows.length;
   });
-  if (count) env.afterMail?.();
-  return count;
-}
 
+  const overdue = await db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('tasks')
+      .set({ overdue: true, escalation_level: 1, updated_at: now })
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('tasks').select('id').where('state', '=', 'PENDING').where('overdue', '=', false).where('due_at', '<', now).limit(limit).forUpdate().skipLocked(),
+      )
+      .returning(SWEPT)
+      .execute();
+    for (const t of rows) {
+      const c = await caseOf(trx, t.case_id);
+      const tpl = t.code === ADHOC_CODE ? null : await taskTemplateOf(trx, c, t.code);
+      const templateId = tpl?.mailTemplates?.task_overdue;
+      await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_overdue', type: 'task' });
+      if (t.responsible_user_id) await notify(trx, env, { event: 'task_overdue', entityId: t.entity_id, caseId: t.case_id, taskId: t.id, to: [t.responsible_user_id], templateId });
+      const leaders = t.responsible_team_id ? (await teamLeaders(trx, t.entity_id, t.responsible_team_id)).filter((id) => id !== t.responsible_user_id) : [];
+      if (leaders.length) {
+        await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_escalated', type: 'task', detail: { level: 1, to: leaders } });
+        await notify(trx, env, { event: 'task_overdue', entityId: t.entity_id, caseId: t.case_id, taskId: t.id, to: leaders, templateId });
+      }
+      // The second step, when the protocol task names a role: its time, or the end of escalation.
+      const escalateAt = tpl?.escalation && t.due_at ? new Date(t.due_at.getTime() + tpl.escalation.afterDays * 86_400_000) : null;
+      await trx.updateTable('tasks').set(escalateAt ? { escalate_at: escalateAt } : { escalation_level: 2 }).where('id', '=', t.id).execute();
+    }
+    return rows.length;
+  });
+
+  const escalated = await db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('tasks')
+      .set({ escalation_level: 2 })
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('tasks').select('id').where('state', '=', 'PENDING').where('escalation_level', '=', 1).where('escalate_at', '<=', now).limit(limit).forUpdate().skipLocked(),
+      )
+      .returning(SWEPT)
+      .execute();
+    for (const t of rows) {
+      const c = await caseOf(trx, t.case_id);
+      const tpl = t.code === ADHOC_CODE ? null : await taskTemplateOf(trx, c, t.code);
+      if (!tpl?.escalation) continue;
+      const to = (await usersWithRole(trx, t.entity_id, tpl.escalation.role)).filter((id) => id !== t.responsible_user_id);
+      await audit(trx, { entityId: t.entity_id, caseId: t.case_id, taskId: t.id, doer: null, number: c.serial, action: 'task_escalated', type: 'task', detail: { level: 2, role: tpl.escalation.role, to } });
+      await notify(trx, env, { event: 'task_overdue', entityId: t.entity_id, caseId: t.case_id, taskId: t.id, to, templateId: tpl.mailTemplates?.task_overdue });
+    }
+    return rows.length;
+  });
+
+  if (reminded + overdue + escalated) env.afterMail?.();
+  return { reminded, overdue, escalated };
+}

@@ -10,13 +10,14 @@ vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 const notifications: NotificationList = {
   unread: 1,
   items: [
-    { id: 7, kind: 'mention', caseId: 42, caseNumber: '000042', commentId: 3, byName: 'Ana Pérez', createdAt: '2026-11-20T15:00:00.000Z', readAt: null },
-    { id: 6, kind: 'mention', caseId: 40, caseNumber: '000040', commentId: 1, byName: 'Demo Reviewer', createdAt: '2026-11-19T15:00:00.000Z', readAt: '2026-11-19T16:00:00.000Z' },
+    { id: 8, kind: 'task_overdue', caseId: 43, caseNumber: '000043', taskId: 91, taskName: 'Eligibility review', detail: null, commentId: null, byName: null, createdAt: '2026-11-20T16:00:00.000Z', readAt: '2026-11-20T17:00:00.000Z' },
+    { id: 7, kind: 'mention', caseId: 42, caseNumber: '000042', taskId: null, taskName: null, detail: null, commentId: 3, byName: 'Ana Pérez', createdAt: '2026-11-20T15:00:00.000Z', readAt: null },
+    { id: 6, kind: 'case_returned', caseId: 40, caseNumber: '000040', taskId: 90, taskName: 'Correct the application', detail: 'The lease is unsigned', commentId: null, byName: 'Demo Reviewer', createdAt: '2026-11-19T15:00:00.000Z', readAt: '2026-11-19T16:00:00.000Z' },
   ],
 };
 
 describe('the notifications bell', () => {
-  test('counts the unread; a mention links to its case and is marked read when opened', async () => {
+  test('counts the unread; each kind says what happened and links to its task or case; opened, it is marked read', async () => {
     setScreenWidth(1366);
     const fetchMock = mockFetch((url, init) => {
       if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
@@ -29,11 +30,16 @@ describe('the notifications bell', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
     const menu = await screen.findByRole('menu');
     const items = within(menu).getAllByRole('menuitem');
-    expect(items[0]).toHaveTextContent('Ana Pérez mentioned you on case 000042');
-    expect(items[0]).toHaveAttribute('href', '/cases/42');
-    expect(items[1]).toHaveTextContent('Demo Reviewer mentioned you on case 000040');
+    expect(items[0]).toHaveTextContent('Overdue: Eligibility review (000043)');
+    expect(items[0]).toHaveAttribute('href', '/tasks/91');
+    expect(items[1]).toHaveTextContent('Ana Pérez mentioned you on case 000042');
+    expect(items[1]).toHaveAttribute('href', '/cases/42');
+    expect(items[2]).toHaveTextContent('Your application 000040 was returned for correction');
+    expect(items[2]).toHaveTextContent('The lease is unsigned');
+    expect(items[2]).toHaveAttribute('href', '/tasks/90');
     expect(within(menu).getByRole('menuitem', { name: 'Mark all as read' })).toBeInTheDocument();
-    fireEvent.click(items[0] as HTMLElement);
+    expect(within(menu).getByRole('menuitem', { name: 'Notification settings' })).toHaveAttribute('href', '/profile#notifications');
+    fireEvent.click(items[1] as HTMLElement);
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/notifications/7/read', expect.objectContaining({ method: 'POST' })));
   });
 

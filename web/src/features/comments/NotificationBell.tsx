@@ -14,7 +14,8 @@ import { type AppNotification, useMarkNotificationsRead, useNotifications } from
 
 /**
  * The bell of the top bar: how many notifications are unread, and a menu of
- * them (a mention links to its case and is marked read when opened). Hidden
+ * them (a task event links to its task, anything else to its case; opened,
+ * it is marked read), and the way to the email settings. Hidden
  * when the notifications cannot be read.
  */
 export function NotificationBell() {
@@ -28,7 +29,9 @@ export function NotificationBell() {
   // The bar must never fail for the bell's sake: an answer of another shape hides it like an error does.
   if (!data || !Array.isArray(data.items) || typeof data.unread !== 'number') return null;
   const close = () => setAnchor(null);
-  const text = (n: AppNotification) => t('notifications.mention', { name: n.byName ?? '—', number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : '') });
+  const text = (n: AppNotification) => t(`notifications.kinds.${n.kind}`, { name: n.byName ?? '—', number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : ''), task: n.taskName ?? '' });
+  // A task event opens the task; anything else its case.
+  const target = (n: AppNotification) => (n.taskId && n.kind !== 'mention' ? `/tasks/${n.taskId}` : n.caseId ? `/cases/${n.caseId}` : null);
   const open = (n: AppNotification) => {
     close();
     if (!n.readAt) markRead.mutate(n.id);
@@ -53,13 +56,13 @@ export function NotificationBell() {
         {data.items.map((n) => (
           <MenuItem
             key={n.id}
-            {...(n.caseId ? { component: Link, to: `/cases/${n.caseId}` } : {})}
+            {...(target(n) ? { component: Link, to: target(n) } : {})}
             onClick={() => open(n)}
             sx={{ whiteSpace: 'normal', fontWeight: n.readAt ? 'normal' : 'bold' }}
           >
             <ListItemText
               primary={text(n)}
-              secondary={formatDateTime(n.createdAt, session.user.timeZone)}
+              secondary={n.detail ? `${n.detail} · ${formatDateTime(n.createdAt, session.user.timeZone)}` : formatDateTime(n.createdAt, session.user.timeZone)}
               slotProps={{ primary: { sx: { fontWeight: 'inherit' } } }}
             />
           </MenuItem>
@@ -75,6 +78,10 @@ export function NotificationBell() {
             {t('notifications.markAllRead')}
           </MenuItem>
         )}
+        <Divider />
+        <MenuItem component={Link} to="/profile#notifications" onClick={close}>
+          {t('notifications.settings')}
+        </MenuItem>
       </Menu>
     </>
   );

@@ -13,12 +13,14 @@ import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { LANGUAGES, setLanguage } from '../../i18n/index.js';
 import { showServerError } from '../../lib/forms.js';
-import { type PasswordValues, type Profile, type ProfileValues, useChangePassword, useProfile, useSaveProfile } from './api.js';
+import { type PasswordValues, type Profile, type ProfileValues, useChangePassword, useNotificationPreferences, useProfile, useSaveProfile } from './api.js';
+import { NotificationPreferencesForm } from './NotificationPreferencesForm.js';
 
-/** /profile: my name, language (the page switches to it), time zone, and my password. */
+/** /profile: my name, language (the page switches to it), time zone, my password, and which notifications come by email. */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const profile = useProfile();
+  const preferences = useNotificationPreferences();
   return (
     <>
       <PageHeader title={t('profile.title')} />
@@ -30,6 +32,11 @@ export default function ProfilePage() {
         </Section>
         <Section title={t('profile.changePassword')} id="profile-password">
           <PasswordForm />
+        </Section>
+        <Section title={t('notifications.preferences.title')} id="notifications">
+          <QueryState query={preferences} height={320} retry>
+            {(data) => <NotificationPreferencesForm preferences={data} />}
+          </QueryState>
         </Section>
       </Box>
     </>

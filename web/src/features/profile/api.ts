@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { messageSchema, profileViewSchema } from '../../../../core/api/auth.js';
+import type { notificationPreferencesSchema } from '../../../../core/api/comments.js';
 import type { Wire } from '../../../../core/api/wire.js';
 import type { passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
 import { SESSION_KEY } from '../../app/session/session.js';
@@ -45,6 +46,26 @@ export function useSaveProfile(callbacks: MutationCallbacks<Profile, ProfileValu
       () => queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
     ),
     onError: callbacks.onError,
+  });
+}
+
+/** GET and PUT /api/notifications/preferences: which events also come by email, and the daily digest. */
+export type NotificationPreferences = Wire<z.infer<typeof notificationPreferencesSchema>>;
+const PREFERENCES_PATH = '/api/notifications/preferences';
+export const preferencesKeys = { all: ['notification-preferences'] as const };
+
+export function useNotificationPreferences() {
+  return useQuery({ queryKey: preferencesKeys.all, queryFn: ({ signal }) => apiFetch<NotificationPreferences>(PREFERENCES_PATH, { signal }) });
+}
+
+export function useSaveNotificationPreferences(callbacks: MutationCallbacks<NotificationPreferences, NotificationPreferences> = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: NotificationPreferences) => apiFetch<NotificationPreferences>(PREFERENCES_PATH, { method: 'PUT', json: values }),
+    onSuccess: (saved, values) => {
+      queryClient.setQueryData(preferencesKeys.all, saved);
+      return callbacks.onSuccess?.(saved, values);
+    },
   });
 }
 
