@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/page/FormDialog.js';
-import type { ExpirationUnit, Responsible, TaskTemplate } from '../../../../../core/workflow/protocol.js';
+import { type ExpirationUnit, type Responsible, TASK_MAIL_EVENTS, type TaskMailEvent, type TaskTemplate } from '../../../../../core/workflow/protocol.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
 import { conditionError, ConditionField } from './ConditionField.js';
@@ -25,12 +25,23 @@ import type { TaskProblem } from './problems.js';
 
 export const TASK_CODE = /^[a-z][a-z0-9_-]{0,62}$/;
 
+/** One of the tenant's email templates of an event; `isDefault`: the one the event sends unless a task chooses another. */
+export interface MailTemplateOption {
+  id: number;
+  name: string;
+  isDefault: boolean;
+}
+
 export interface PickerOptions {
   /** null: the user may not list forms (type an id instead). */
   forms: Array<{ id: number; name: string }> | null;
   teams: Array<{ id: number; name: string }> | null;
   /** Names of users already known (from the user options), by id. */
   userNames: ReadonlyMap<number, string>;
+  /** Per task event, the tenant's templates of that event; null: not readable (the task keeps its choice). */
+  mailTemplates: Record<TaskMailEvent, MailTemplateOption[] | null>;
+  /** The tenant's roles by code (escalation); null: not readable (the task keeps its choice). */
+  roles: Array<{ code: string; name: string }> | null;
 }
 
 interface TaskDialogProps {
@@ -46,7 +57,13 @@ interface TaskDialogProps {
 }
 
 type Kind = Responsible['kind'];
-type Errors = Partial<Record<'code' | 'name' | 'responsible' | 'expirationDays' | 'formId' | 'onReject' | `edge${number}`, string>>;
+type Errors = Partial<Record<'code' | 'name' | 'responsible' | 'expirationDays' | 'escalationDays' | 'formId' | 'onReject' | `edge${number}`, string>>;
+
+/** A select whose '' choice (the default template, no escalation) is shown in words, not as an empty box. */
+const SHOW_EMPTY_CHOICE = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
+
+/** The escalation's days when a role is first chosen. */
+const DEFAULT_ESCALATION_DAYS = 1;
 
 const emptyTask = (): TaskTemplate => ({
   code: '',
@@ -63,13 +80,15 @@ const emptyTask = (): TaskTemplate => ({
 /**
  * A task template: code, names, form, responsible (a user, a team, the case
  * owner or an earlier task's responsible), expiration days (calendar or
- * business days of the tenant's business calendar), join, the accept
- * edges with their conditions, and where a reject goes.
+ * business days of the tenant's business calendar), the email template of
+ * each task event and who is told once the task is overdue, join, the
+ * accept edges with their conditions, and where a reject goes.
  */
 export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: TaskDialogProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<TaskTemplate>(() => (task ? structuredClone(task) : emptyTask()));
   const [days, setDays] = useState(task?.expirationDays === null || task?.expirationDays === undefined ? '' : String(task.expirationDays));
+  const [escalationDays, setEscalationDays] = useState(String(task?.escalation?.afterDays ?? DEFAULT_ESCALATION_DAYS));
   const [user, setUser] = useState<UserOption | null>(() =>
     task?.responsible.kind === 'user' ? { id: task.responsible.userId, name: options.userNames.get(task.responsible.userId) ?? `#${task.responsible.userId}`, email: '' } : null,
   );
@@ -97,6 +116,9 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
     const r = draft.responsible;
     if ((r.kind === 'user' && !r.userId) || (r.kind === 'team' && !r.teamId) || (r.kind === 'task' && !r.task)) found.responsible = t('validation.chooseOption');
     if (days !== '' && !(Number.isInteger(Number(days)) && Number(days) >= 0 && Number(days) <= 3650)) found.expirationDays = t('protocols.editor.badDays');
+    if (draft.escalation && !(escalationDays.trim() !== '' && Number.isInteger(Number(escalationDays)) && Number(escalationDays) >= 0 && Number(escalationDays) <= 365)) {
+      found.escalationDays = t('protocols.editor.badEscalationDays');
+    }
     draft.onAccept.forEach((edge, i) => {
       if (!edge.to) found[`edge${i}`] = t('validation.chooseOption');
       else if (edge.when && conditionError(edge.when)) found[`edge${i}`] = t('protocols.editor.fixCondition');
@@ -110,8 +132,12 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length) return;
+    // No choice leaves no key: a task saved before these existed goes back as it came.
+    const { mailTemplates, escalation, ...rest } = draft;
     onSave({
-      ...draft,
+      ...rest,
+      ...(mailTemplates && Object.keys(mailTemplates).length > 0 && { mailTemplates }),
+      ...(escalation && { escalation: { role: escalation.role, afterDays: Number(escalationDays) } }),
       code: draft.code.trim(),
       name: draft.name.trim(),
       name_en: draft.name_en?.trim() || undefined,
@@ -125,6 +151,23 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
   const rejectTo = draft.onReject && 'to' in draft.onReject ? draft.onReject.to : '';
   const rejectWarning = rejectKind === 'back' && rejectTo && task && !earlier.has(rejectTo) ? t('protocols.editor.notEarlier', { task: nameOf(rejectTo) }) : undefined;
   const general = server('');
+
+  /** Chooses the template of `event`; '' (the default template) removes the key, and the map when it is left empty. */
+  const setTemplate = (event: TaskMailEvent, value: string) =>
+    setDraft((current) => {
+      const { [event]: _previous, ...others } = current.mailTemplates ?? {};
+      const next = value === '' ? others : { ...others, [event]: Number(value) };
+      const { mailTemplates: _old, ...without } = current;
+      return Object.keys(next).length > 0 ? { ...without, mailTemplates: next } : without;
+    });
+  const setEscalationRole = (role: string) =>
+    setDraft((current) => {
+      const { escalation: _old, ...without } = current;
+      return role === '' ? without : { ...without, escalation: { role, afterDays: current.escalation?.afterDays ?? DEFAULT_ESCALATION_DAYS } };
+    });
+  const roleName = (code: string) => options.roles?.find((r) => r.code === code)?.name ?? code;
+  const roleError = server('escalation.role') ?? server('escalation');
+  const escalationDaysError = errors.escalationDays ?? server('escalation.afterDays');
 
   return (
     <FormDialog title={task ? t('protocols.editor.editTask', { name: task.name }) : t('protocols.editor.newTask')} onClose={onClose} onSubmit={submit} maxWidth="md" submitLabel={t('protocols.editor.applyTask')}>
@@ -170,6 +213,82 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
         </RadioGroup>
         <FormHelperText>{server('expirationUnit') ?? t('protocols.editor.unitHint')}</FormHelperText>
       </FormControl>
+
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mt: 2, minWidth: 0 }}>
+        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 500 }}>
+          {t('protocols.editor.messagesAndEscalation')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t('protocols.editor.messagesHint')}
+        </Typography>
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' }, columnGap: 2 }}>
+          {TASK_MAIL_EVENTS.map((mailEvent) => {
+            const list = options.mailTemplates[mailEvent];
+            const chosen = draft.mailTemplates?.[mailEvent];
+            const problem = server(`mailTemplates.${mailEvent}`);
+            return (
+              <TextField
+                key={mailEvent}
+                select
+                fullWidth
+                margin="dense"
+                label={t(`templates.events.${mailEvent}`)}
+                value={chosen === undefined ? '' : String(chosen)}
+                onChange={(event) => setTemplate(mailEvent, event.target.value)}
+                disabled={list === null}
+                error={!!problem}
+                helperText={problem ?? (list === null ? t('protocols.editor.templatesUnavailable') : undefined)}
+                slotProps={SHOW_EMPTY_CHOICE}
+              >
+                <MenuItem value="">{t('protocols.editor.defaultTemplate')}</MenuItem>
+                {(list ?? []).map((template) => (
+                  <MenuItem key={template.id} value={String(template.id)}>
+                    {template.isDefault ? t('protocols.editor.tenantDefault', { name: template.name }) : template.name}
+                  </MenuItem>
+                ))}
+                {chosen !== undefined && !list?.some((x) => x.id === chosen) && <MenuItem value={String(chosen)}>{`#${chosen}`}</MenuItem>}
+              </TextField>
+            );
+          })}
+        </Box>
+        {server('mailTemplates') && <FormHelperText error>{server('mailTemplates')}</FormHelperText>}
+        <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, columnGap: 2, alignItems: 'flex-start' }}>
+          <TextField
+            select
+            fullWidth
+            margin="dense"
+            label={t('protocols.editor.escalateTo')}
+            value={draft.escalation?.role ?? ''}
+            onChange={(event) => setEscalationRole(event.target.value)}
+            disabled={options.roles === null}
+            error={!!roleError}
+            helperText={roleError ?? (options.roles === null ? t('protocols.editor.rolesUnavailable') : t('protocols.editor.escalationHint'))}
+            slotProps={SHOW_EMPTY_CHOICE}
+          >
+            <MenuItem value="">{t('protocols.editor.escalateNone')}</MenuItem>
+            {(options.roles ?? []).map((role) => (
+              <MenuItem key={role.code} value={role.code}>
+                {role.name}
+              </MenuItem>
+            ))}
+            {draft.escalation && !options.roles?.some((r) => r.code === draft.escalation?.role) && <MenuItem value={draft.escalation.role}>{draft.escalation.role}</MenuItem>}
+          </TextField>
+          {draft.escalation && (
+            <TextField
+              margin="dense"
+              type="number"
+              required
+              label={t('protocols.editor.escalationDays')}
+              value={escalationDays}
+              onChange={(event) => setEscalationDays(event.target.value)}
+              error={!!escalationDaysError}
+              helperText={escalationDaysError ?? t('protocols.editor.escalationDaysHint', { role: roleName(draft.escalation.role) })}
+              slotProps={{ htmlInput: { min: 0, max: 365, step: 1 } }}
+              sx={{ width: { xs: '100%', sm: 260 }, flexShrink: 0 }}
+            />
+          )}
+        </Box>
+      </Box>
       {options.forms ? (
         <TextField
           select

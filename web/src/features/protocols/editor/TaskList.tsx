@@ -135,7 +135,14 @@ function TaskRow({ task, isStart, options, problems, nameOf, onEdit, onDelete }:
           {task.join === 'all' && <Chip size="small" variant="outlined" label={t('protocols.graph.waitsForAll')} />}
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {[responsible, form, task.expirationDays !== null ? t(task.expirationUnit === 'business' ? 'protocols.editor.businessDays' : 'protocols.editor.days', { days: task.expirationDays }) : null].filter(Boolean).join(' · ')}
+          {[
+            responsible,
+            form,
+            task.expirationDays !== null ? t(task.expirationUnit === 'business' ? 'protocols.editor.businessDays' : 'protocols.editor.days', { days: task.expirationDays }) : null,
+            task.escalation ? t('protocols.editor.escalatesTo', { role: options.roles?.find((r) => r.code === task.escalation?.role)?.name ?? task.escalation.role }) : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {t('protocols.editor.summaryNext', { next: next || t('protocols.editor.endsHere') })} · {t('protocols.editor.summaryReject', { reject })}

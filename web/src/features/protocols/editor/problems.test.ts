@@ -31,4 +31,24 @@ describe('sortProblems', () => {
     expect(sorted.general).toEqual(['Add at least one task', 'Out of range']);
     expect(countProblems(sorted)).toBe(10);
   });
+
+  test('a task\'s email templates and escalation land on their own fields of the dialog', () => {
+    const sorted = sortProblems(
+      [
+        { path: 'tasks.intake.mailTemplates.task_overdue', message: 'Unknown template' },
+        { path: 'tasks.intake.escalation.role', message: 'Unknown role' },
+        { path: 'tasks.0.escalation.afterDays', message: 'Too many days' },
+        { path: 'tasks.0.escalation', message: 'Invalid' },
+        { path: 'tasks.0.mailTemplates.case_closed', message: 'Not a task event' },
+      ],
+      ['intake'],
+    );
+    expect(sorted.tasks.get('intake')).toEqual([
+      { part: 'mailTemplates.task_overdue', message: 'Unknown template' },
+      { part: 'escalation.role', message: 'Unknown role' },
+      { part: 'escalation.afterDays', message: 'Too many days' },
+      { part: 'escalation', message: 'Invalid' },
+      { part: 'mailTemplates', message: 'Not a task event' },
+    ]);
+  });
 });

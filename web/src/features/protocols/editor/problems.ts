@@ -1,11 +1,32 @@
+import { TASK_MAIL_EVENTS, type TaskMailEvent } from '../../../../../core/workflow/protocol.js';
 import type { ApiErrorDetail } from '../../../lib/api.js';
 
 /** The settings of a protocol that the server may name in a 400 or 422. */
 export const SETTING_FIELDS = ['code', 'name', 'description', 'caseType', 'public', 'mainFormId'] as const;
 export type SettingField = (typeof SETTING_FIELDS)[number];
 
-/** Where in a task template a problem is: a field of the task dialog, or the task as a whole (''). */
-export type TaskPart = '' | 'code' | 'name' | 'name_en' | 'formId' | 'responsible' | 'expirationDays' | 'expirationUnit' | 'join' | 'onReject' | `onAccept.${number}`;
+/**
+ * Where in a task template a problem is: a field of the task dialog, or the
+ * task as a whole (''). 'mailTemplates' and 'escalation' alone: the block of
+ * messages and escalation as a whole.
+ */
+export type TaskPart =
+  | ''
+  | 'code'
+  | 'name'
+  | 'name_en'
+  | 'formId'
+  | 'responsible'
+  | 'expirationDays'
+  | 'expirationUnit'
+  | 'join'
+  | 'onReject'
+  | `onAccept.${number}`
+  | 'mailTemplates'
+  | `mailTemplates.${TaskMailEvent}`
+  | 'escalation'
+  | 'escalation.role'
+  | 'escalation.afterDays';
 
 export interface TaskProblem {
   part: TaskPart;
@@ -29,6 +50,8 @@ function taskPart(rest: string[]): TaskPart {
   const [head, index] = rest;
   if (!head) return '';
   if (head === 'onAccept') return /^\d+$/.test(index ?? '') ? `onAccept.${Number(index)}` : '';
+  if (head === 'mailTemplates') return (TASK_MAIL_EVENTS as readonly string[]).includes(index ?? '') ? `mailTemplates.${index as TaskMailEvent}` : 'mailTemplates';
+  if (head === 'escalation') return index === 'role' || index === 'afterDays' ? `escalation.${index}` : 'escalation';
   if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'expirationUnit', 'join', 'onReject'].includes(head)) return head as TaskPart;
   return '';
 }
