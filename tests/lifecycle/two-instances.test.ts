@@ -8,13 +8,17 @@ import type { ChangedEvent, JoinAck, PresenceEvent } from '../../core/realtime.j
 import { EmbeddedPostgres } from '../../server/db/embedded.js';
 import { ensureWebBuild } from '../../server/web-build.js';
 import { freePort, type ServerProcess, startServer } from '../support/server-process.js';
+import { startSmtp } from '../support/smtp.js';
+import { PgBoss } from 'pg-boss';
 
 /**
  * Two server processes on one PostgreSQL (the machine's on 127.0.0.1:5432,
- * in a database of its own; an embedded one where the machine has none): a
- * change made through one instance reaches a socket of the other, a room
- * event sent on one reaches the other's sockets (@socket.io/postgres-adapter),
- * and presence counts the people on both.
+ * in a database of its own; an embedded one where the machine has none),
+ * both delivering mail to one SMTP server on loopback: a change made through
+ * one instance reaches a socket of the other, a room event sent on one
+ * reaches the other's sockets (@socket.io/postgres-adapter), presence counts
+ * the people on both, and an overdue task's reminder and escalation go out
+ * once although both instances run the deadline sweep (pg-boss).
  */
 const READY = /is running at (http:\/\/\S+)/;
 const MACHINE_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,6 +28,7 @@ const sockets: Socket[] = [];
 let cleanupDb: () => Promise<void> = async () => {};
 let databaseUrl: string;
 let base: [string, string];
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
 async function machinePostgres(): Promise<string | null> {
   const admin = new pg.Client({ connectionString: MACHINE_PG, connectionTimeoutMillis: 2000 });
@@ -83,13 +88,14 @@ beforeAll(async () => {
     url = external.url;
   }
   databaseUrl = url;
+  smtp = await startSmtp();
   // One after the other: the first migrates and seeds the demo, the second finds it done.
   const urls: string[] = [];
   for (let i = 0; i < 2; i++) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-rt-'));
     dirs.push(dir);
     const port = await freePort();
-    const s = startServer({ DATA_DIR: dir, PORT: String(port), DATABASE_URL: databaseUrl, DEMO_DATA: 'on', PUBLIC_URL: `http://127.0.0.1:${port}` });
+    const s = startServer({ DATA_DIR: dir, PORT: String(port), DATABASE_URL: databaseUrl, DEMO_DATA: 'on', PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url });
     servers.push(s);
     await s.waitFor(READY, 90_000);
     urls.push(`http://127.0.0.1:${port}`);
@@ -102,6 +108,7 @@ afterAll(async () => {
   for (const s of servers) s.proc.kill('SIGTERM');
   await Promise.all(servers.map((s) => s.exited));
   await cleanupDb();
+  await smtp?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }, 60_000);
 
@@ -137,6 +144,42 @@ describe('two instances on one PostgreSQL', () => {
     const refreshed = next<{ caseId: number; by: { name: string } }>(onTwo, 'refresh_page');
     expect(await onOne.emitWithAck('refresh_page', { caseId })).toEqual({ ok: true });
     expect(await refreshed).toMatchObject({ caseId, by: { name: 'Carla Coordinator' } });
+  });
+
+  it('an overdue task tells its responsible and its team’s leader once, with both instances sweeping', { timeout: 120_000 }, async () => {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+    try {
+      // An open task of the demo's "Document review" team held by someone other than its leader, made overdue by an hour.
+      const { rows } = await db.query<{ id: number; name: string; serial: string; case_id: number }>(
+        `select k.id, k.name, c.serial, k.case_id from tasks k join cases c on c.id = k.case_id join teams t on t.id = k.responsible_team_id
+         where k.state = 'PENDING' and t.name = 'Document review' and k.responsible_user_id is not null
+           and k.responsible_user_id not in (select m.user_id from team_members m where m.team_id = t.id and m.role = 'leader')
+         order by k.id limit 1`,
+      );
+      const task = rows[0];
+      expect(task).toBeTruthy();
+      const leader = (await db.query<{ email: string }>(`select u.email from team_members m join users u on u.id = m.user_id join teams t on t.id = m.team_id where t.name = 'Document review' and m.role = 'leader'`)).rows[0].email;
+      const responsible = (await db.query<{ email: string }>(`select u.email from tasks k join users u on u.id = k.responsible_user_id where k.id = $1`, [task.id])).rows[0].email;
+      await db.query(`update tasks set due_at = now() - interval '1 hour', overdue = false, escalation_level = 0 where id = $1`, [task.id]);
+
+      // Both instances take sweep jobs (besides their minute schedule): several at once.
+      await boss.start();
+      await Promise.all([boss.send('overdue-sweep', {}), boss.send('overdue-sweep', {}), boss.send('overdue-sweep', {})]);
+      const about = (to: string) => smtp.mails.filter((m) => m.to.includes(to) && m.subject === `Overdue: ${task.name} (${task.serial})`);
+      const end = Date.now() + 90_000;
+      while ((about(leader).length === 0 || about(responsible).length === 0) && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+      await boss.send('overdue-sweep', {});
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(about(leader)).toHaveLength(1);
+      expect(about(responsible)).toHaveLength(1);
+      const events = await db.query(`select action from case_events where task_id = $1 and action in ('task_overdue', 'task_escalated')`, [task.id]);
+      expect(events.rows.map((r) => r.action).sort()).toEqual(['task_escalated', 'task_overdue']);
+    } finally {
+      await boss.stop({ graceful: false }).catch(() => {});
+      await db.end();
+    }
   });
 
   it('stops each instance promptly on SIGTERM while sockets are connected', async () => {
