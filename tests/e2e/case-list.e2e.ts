@@ -61,8 +61,9 @@ interface CaseRow {
   applicant: string;
 }
 
+// One language each: the journeys are the same in both, and the translations are checked by the web tests.
 describe('/cases: advanced search on a form field, in the address, saved and exported', () => {
-  it.each(['en', 'es'] as const)('%s', { timeout: 180_000 }, async (lang) => {
+  it.each(['en'] as const)('%s', { timeout: 180_000 }, async (lang) => {
     const x = TEXT[lang];
     const ctx = await newContext(browser, lang);
     const page = await ctx.newPage();
@@ -193,7 +194,7 @@ const IMPORT_TEXT = {
 } as const;
 
 describe('/cases: CSV import', () => {
-  it.each(['en', 'es'] as const)('%s: 1,000 rows with three bad ones: the dry run names those three, the run imports 997 with a progress bar, again adds nothing', { timeout: 420_000 }, async (lang) => {
+  it.each(['es'] as const)('%s: 1,000 rows with three bad ones: the dry run names those three, the run imports 997 with a progress bar, again adds nothing', { timeout: 420_000 }, async (lang) => {
     const x = IMPORT_TEXT[lang];
     const ctx = await newContext(browser, lang);
     const page = await ctx.newPage();

@@ -107,7 +107,7 @@ describe('two people on one application, live', () => {
 });
 
 describe('the comments dashboard', () => {
-  it.each([['en'], ['es']] as const)('edits and deletes a comment, kept in the case history (%s)', { timeout: 120_000 }, async (lang) => {
+  it.each([['es']] as const)('edits and deletes a comment, kept in the case history (%s)', { timeout: 120_000 }, async (lang) => {
     const T = {
       en: { title: 'Comments', text: 'Text', edit: 'Edit', del: 'Delete', save: 'Save', deleted: 'Comment deleted', edited: (n: number) => `Comment #${n} edited`, gone: (n: number) => `Comment #${n} deleted` },
       es: { title: 'Comentarios', text: 'Texto', edit: 'Editar', del: 'Eliminar', save: 'Guardar', deleted: 'Comentario eliminado', edited: (n: number) => `Comentario #${n} editado`, gone: (n: number) => `Comentario #${n} eliminado` },
