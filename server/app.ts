@@ -40,6 +40,8 @@ import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
 import { type EngineEnv, sweepDeadlines } from './modules/workflow/engine.js';
 import { sendDigests } from './modules/notifications/commands.js';
+import { exportJob, giveUpExport } from './modules/cases/export.js';
+import { giveUpImport, importJob } from './modules/cases/import.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -70,9 +72,10 @@ export interface AppOptions {
   /** The built web app to serve; omitted or missing -> API only. */
   webDir?: string;
   /**
-   * Background jobs on pg-boss: mail delivery (with SMTP_URL) and the minute
-   * schedules. The server runs both; tests that deliver mail run `mail` only
-   * and call the sweeps themselves.
+   * Background jobs on pg-boss: mail delivery (with SMTP_URL), the minute
+   * schedules, and the CSV import and export of cases. The server runs all
+   * (`true`); tests that deliver mail run `mail` only and call the sweeps
+   * themselves; tests of import and export run `cases`.
    */
   jobs?: boolean | Partial<JobsOptions>;
   /** Serve Socket.IO on the same port (the server does; realtime tests do). */
@@ -188,16 +191,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /**
- * Mail and the minute schedules, on pg-boss (server/jobs/boss.ts). Mail
- * written to the outbox is given a job right after its commit (`kick`) and,
- * should the process stop before that, by the minute sweep; the overdue
- * sweep runs once a minute however many instances are up.
+ * Mail, the minute schedules and the case import and export, on pg-boss
+ * (server/jobs/boss.ts). Mail written to the outbox is given a job right
+ * after its commit (`kick`) and, should the process stop before that, by the
+ * minute sweep; the overdue sweep runs once a minute however many instances
+ * are up; an import or export started by a request runs on whichever
+ * instance takes its job.
  */
 async function createMailer(app: FastifyInstance, options: AppOptions): Promise<Mailer> {
   const smtpUrl = options.config.mail.smtpUrl;
-  const wanted = options.jobs === true ? { mail: true, schedules: true } : options.jobs || {};
-  const jobsOptions: JobsOptions = { mail: Boolean(smtpUrl) && wanted.mail === true, schedules: wanted.schedules === true, mailRetry: wanted.mailRetry };
-  if (!jobsOptions.mail && !jobsOptions.schedules) {
+  const wanted = options.jobs === true ? { mail: true, schedules: true, cases: true } : options.jobs || {};
+  const jobsOptions: JobsOptions = { mail: Boolean(smtpUrl) && wanted.mail === true, schedules: wanted.schedules === true, cases: wanted.cases === true, mailRetry: wanted.mailRetry };
+  if (!jobsOptions.mail && !jobsOptions.schedules && !jobsOptions.cases) {
     if (smtpUrl) app.log.warn('SMTP_URL is set but jobs are off: mail stays queued in the outbox');
     return { smtpConfigured: Boolean(smtpUrl), kick: () => {} };
   }
@@ -248,6 +253,10 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
         if (n) app.log.info(`queued ${n} daily digest(s)`);
         kick();
       },
+      [QUEUES.caseImport]: async (data, attempt) => importJob(app.db, app.engine, app.log, data, attempt),
+      [QUEUES.caseImportFailed]: async (data) => giveUpImport(app.db, Number(data.id)),
+      [QUEUES.caseExport]: async (data, attempt) => exportJob(app.db, app.log, data, attempt),
+      [QUEUES.caseExportFailed]: async (data) => giveUpExport(app.db, String(data.id)),
     },
     app.log,
   );

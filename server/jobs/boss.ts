@@ -4,15 +4,17 @@
  * up (pg-boss claims jobs with SKIP LOCKED; a schedule fires once per minute
  * across instances). Queues are declared here with their retry rules; the
  * handlers live with the module that owns the work (mail/outbox.ts,
- * workflow/engine.ts).
+ * workflow/engine.ts, cases/import.ts, cases/export.ts).
  *
- * A job is a pointer (an outbox message id, nothing for a sweep): its record
- * stays in our own tables, which remain the truth a person sees (the outbox
- * page), so a lost or duplicated job never loses or repeats a message.
+ * A job is a pointer (an outbox message id, an import or export id, nothing
+ * for a sweep): its record stays in our own tables, which remain the truth a
+ * person sees (the outbox page, an import's progress), so a lost or
+ * duplicated job never loses or repeats a message or a case.
  */
 import { PgBoss } from 'pg-boss';
 import { poolOf } from '../db/pool.js';
 import type { Db } from '../db/pool.js';
+import { AppError } from '../errors.js';
 
 export const QUEUES = {
   /** One outbox message to deliver: { id }. Retried with backoff; past the last try it lands in `mailFailed`. */
@@ -25,7 +27,20 @@ export const QUEUES = {
   overdueSweep: 'overdue-sweep',
   /** Every quarter hour: the daily digests of those whose 7:00 has come (notifications/commands.ts sendDigests). */
   digest: 'mail-digest',
+  /**
+   * One CSV import to run: { id, userId, lang } (cases/import.ts). Resumable (rows whose external
+   * reference exists are skipped), so retried a few times with backoff; one job at a time per import.
+   */
+  caseImport: 'case-import',
+  /** An import whose every try failed or was cut off: the handler marks it interrupted. */
+  caseImportFailed: 'case-import-failed',
+  /** One background export of the case list: { id, userId, query } (cases/export.ts); redone once. */
+  caseExport: 'case-export',
+  /** An export whose every try failed or was cut off: the handler marks it failed. */
+  caseExportFailed: 'case-export-failed',
 } as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface JobRetry {
   /** Tries after the first. */
@@ -39,23 +54,51 @@ export interface JobsOptions {
   mail: boolean;
   /** Run the minute schedules (the sweeps). Tests that call sweeps themselves leave this off. */
   schedules: boolean;
+  /** Run the CSV import and export of cases (the server does; so do the tests of import and export). */
+  cases?: boolean;
   mailRetry?: JobRetry;
 }
 
-export type Handler = (data: Record<string, unknown>) => Promise<void>;
+/** Which try of its job a handler is running. */
+export interface Attempt {
+  /** 0 on the first try. */
+  retryCount: number;
+  /** No retry follows if this one fails: a handler that keeps a record says so on it now. */
+  lastTry: boolean;
+  /** Aborted when pg-boss finds this try's claim gone (it expired or missed its heartbeat): stop, touch nothing. */
+  signal?: AbortSignal;
+}
+
+export type Handler = (data: Record<string, unknown>, attempt: Attempt) => Promise<void>;
 
 export interface Jobs {
   boss: PgBoss;
+  options: JobsOptions;
   send(queue: string, data: object, options?: { singletonKey?: string }): Promise<string | null>;
   stop(): Promise<void>;
 }
 
 const DEFAULT_MAIL_RETRY: JobRetry = { retryLimit: 5, retryDelay: 30 };
+/** An import resumes where its last try stopped: a few tries, 10 s, 20 s, 40 s apart (with jitter). */
+const CASE_IMPORT_RETRY: JobRetry = { retryLimit: 3, retryDelay: 10 };
+/** An export is simply redone, once. */
+const CASE_EXPORT_RETRY: JobRetry = { retryLimit: 1, retryDelay: 5 };
+/**
+ * A running import or export beats every 15 s: a try whose process died is retried (or dead-lettered)
+ * within a minute or two, while a long one (20,000 rows) is not cut off; the expiry is only a bound.
+ */
+const CASE_JOB = { heartbeatSeconds: 30, expireInSeconds: 4 * 3600, retryBackoff: true, notify: true } as const;
+
+/** The jobs of an app that runs the case import and export, or a 503: without them a started import would wait for ever. */
+export function caseJobs(jobs: Jobs | null): Jobs {
+  if (!jobs?.options.cases) throw new AppError('DB_UNAVAILABLE');
+  return jobs;
+}
 
 export async function startJobs(
   db: Db,
   options: JobsOptions,
-  handlers: Partial<Record<(typeof QUEUES)[keyof typeof QUEUES], Handler>>,
+  handlers: Partial<Record<QueueName, Handler>>,
   log: { warn(obj: object, msg: string): void },
 ): Promise<Jobs> {
   const { connectionString } = poolOf(db).options;
@@ -73,41 +116,56 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.digest, { policy: 'singleton' });
+  // `singleton` with the import's or export's id as singletonKey: one try of a record at a time, however many jobs point at it.
+  await boss.createQueue(QUEUES.caseImportFailed);
+  await boss.createQueue(QUEUES.caseImport, { policy: 'singleton', ...CASE_IMPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseImportFailed });
+  await boss.createQueue(QUEUES.caseExportFailed);
+  await boss.createQueue(QUEUES.caseExport, { policy: 'singleton', ...CASE_EXPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseExportFailed });
 
   // Jobs are fetched in batches, and fetched again at once while batches come full (a burst of mail after a
   // bulk change or the demo seed goes out in seconds, not one message per poll). Each job of a batch
   // succeeds or fails on its own: a failed one is failed by hand (and retried), the others complete.
-  const work = async (queue: string, handler: Handler | undefined) => {
+  // Long jobs (imports, exports) are fetched one at a time: a batch would start every job's expiry at once.
+  const work = async (queue: QueueName, retryLimit = 0, batchSize = 10) => {
+    const handler = handlers[queue];
     if (!handler) return;
     await boss.work<Record<string, unknown>>(
       queue,
-      { batchSize: 10, burstWhenBatchFull: true, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+      { batchSize, burstWhenBatchFull: batchSize > 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
       async (jobs) => {
         for (const job of jobs) {
           try {
-            await handler(job.data ?? {});
+            await handler(job.data ?? {}, { retryCount: job.retryCount, lastTry: job.retryCount >= retryLimit, signal: job.signal });
           } catch (err) {
-            await boss.fail(queue, job.id, { message: String((err as Error)?.message ?? err) });
+            // This try only (id and retryCount): a try whose claim lapsed must not fail the retry now running.
+            await boss.fail(queue, { id: job.id, retryCount: job.retryCount }, { message: String((err as Error)?.message ?? err) });
           }
         }
       },
     );
   };
   if (options.mail) {
-    await work(QUEUES.mailSend, handlers[QUEUES.mailSend]);
-    await work(QUEUES.mailFailed, handlers[QUEUES.mailFailed]);
-    await work(QUEUES.mailSweep, handlers[QUEUES.mailSweep]);
+    await work(QUEUES.mailSend, retry.retryLimit);
+    await work(QUEUES.mailFailed);
+    await work(QUEUES.mailSweep);
+  }
+  if (options.cases) {
+    await work(QUEUES.caseImport, CASE_IMPORT_RETRY.retryLimit, 1);
+    await work(QUEUES.caseImportFailed);
+    await work(QUEUES.caseExport, CASE_EXPORT_RETRY.retryLimit, 1);
+    await work(QUEUES.caseExportFailed);
   }
   if (options.schedules) {
-    await work(QUEUES.overdueSweep, handlers[QUEUES.overdueSweep]);
+    await work(QUEUES.overdueSweep);
     await boss.schedule(QUEUES.overdueSweep, '* * * * *');
-    await work(QUEUES.digest, handlers[QUEUES.digest]);
+    await work(QUEUES.digest);
     await boss.schedule(QUEUES.digest, '*/15 * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
   }
 
   return {
     boss,
+    options,
     send: (queue, data, sendOptions) => boss.send(queue, data, sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : undefined),
     // In-flight handlers get a moment to finish; a job cut off is retried by the next instance (expiry).
     stop: async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { encodeSearch } from '../../../core/cases/search.js';
 import type { CaseState } from '../../../core/workflow/states.js';
+import { QUEUES } from '../../jobs/boss.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 import { makeCase, makeEntity, makeForm, makeMaster, makeMasterItem, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
@@ -66,7 +67,8 @@ let reviewer: { sid: string };
 let other: { sid: string };
 let people: { reviewer: { id: number }; otherAdmin: { id: number; entity_id: number }; admin: { email: string } };
 beforeAll(async () => {
-  t = await createTestApp();
+  // Background exports run as pg-boss jobs (queue case-export), as in production.
+  t = await createTestApp({ jobs: { mail: false, schedules: false, cases: true } });
   entityId = (await makeEntity(t.db)).id;
   const projectId = (await makeProject(t.db, { entity_id: entityId, uid: 'applications' })).id;
   // The masters the form's selects name, with the items the applications use.
@@ -375,6 +377,18 @@ describe('export and administration', () => {
     expect(file.headers['content-type']).toContain('spreadsheetml');
     expect(file.headers['content-disposition']).toContain('attachment');
     expect(file.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // Its job is a pointer: a second job for the finished export does not redo it.
+    const row = await t.db.selectFrom('case_exports').where('id', '=', job.id).select(['user_id', 'updated_at']).executeTakeFirstOrThrow();
+    const jobs = t.app.jobs as NonNullable<typeof t.app.jobs>;
+    const second = (await jobs.send(QUEUES.caseExport, { id: job.id, userId: row.user_id, query: {} }, { singletonKey: `export-${job.id}` })) as string;
+    let settled: string | undefined;
+    for (let i = 0; i < 100 && !['completed', 'failed'].includes(settled ?? ''); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      settled = (await jobs.boss.getJobById(QUEUES.caseExport, second))?.state;
+    }
+    expect(settled).toBe('completed');
+    const untouched = await t.db.selectFrom('case_exports').where('id', '=', job.id).select(['state', 'updated_at']).executeTakeFirstOrThrow();
+    expect(untouched).toEqual({ state: 'done', updated_at: row.updated_at });
     // Another user who may export (of the same tenant or another), or an unknown id: not found.
     const admin = await login(t, people.admin.email);
     expect((await req('GET', `/api/cases/exports/${job.id}`, admin)).statusCode).toBe(404);

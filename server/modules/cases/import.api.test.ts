@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../jobs/boss.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 import { makeEntity, makeForm, makeMasterItem, makeProject, makePublishedProtocol, makeUser } from '../../../tests/support/factories.js';
 
@@ -41,10 +42,12 @@ const FORM = {
 let t: TestApp;
 let coordinator: { sid: string };
 let other: { sid: string };
+let coordinatorId: number;
 let protocolId: number;
 let entityId: number;
 beforeAll(async () => {
-  t = await createTestApp();
+  // An import runs as a pg-boss job (queue case-import), as in production.
+  t = await createTestApp({ jobs: { mail: false, schedules: false, cases: true } });
   entityId = (await makeEntity(t.db)).id;
   await makeProject(t.db, { entity_id: entityId });
   const masters = await t.db.selectFrom('masters').where('entity_id', '=', entityId).where('code', 'in', ['departamentos', 'municipios']).select(['id', 'entity_id', 'code']).execute();
@@ -55,6 +58,7 @@ beforeAll(async () => {
   const otherEntity = (await makeEntity(t.db)).id;
   const carla = await makeUser(t.db, entityId, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' });
   const otto = await makeUser(t.db, otherEntity, { role: 'super-admin', password: 'Demo12345' });
+  coordinatorId = (await carla).id;
   [coordinator, other] = await Promise.all([carla, otto].map((u) => login(t, u.email, 'Demo12345')));
 });
 afterAll(() => t.close());
@@ -87,6 +91,27 @@ async function finished(id: number): Promise<Job> {
   throw new Error('import did not finish');
 }
 
+/** Sends a job as startImport does and waits until pg-boss has settled it. */
+async function sendJob(data: { id: number; userId: number; lang: string }): Promise<string> {
+  const jobs = t.app.jobs;
+  if (!jobs) throw new Error('no jobs');
+  const jobId = await jobs.send(QUEUES.caseImport, data, { singletonKey: `import-${data.id}` });
+  if (!jobId) throw new Error('job not sent');
+  for (let i = 0; i < 300; i++) {
+    const job = await jobs.boss.getJobById(QUEUES.caseImport, jobId);
+    if (job && ['completed', 'failed'].includes(job.state)) return job.state;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('job did not settle');
+}
+const countCases = async () => Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+/** An uploaded file claimed as startImport claims it, with no job yet: the tests send the job themselves. */
+async function claimed(file: string, extra: { processed?: number; created?: number } = {}): Promise<number> {
+  const job = (await upload(coordinator, file)).json<Job>();
+  await t.db.updateTable('case_imports').set({ status: 'running', mapping: JSON.stringify(mapping.mapping), ref_column: mapping.refColumn, ...extra }).where('id', '=', job.id).execute();
+  return job.id;
+}
+
 describe('CSV import of cases', () => {
   it('a 1,000-row file with three bad rows imports the rest and reports the three; again, it adds nothing', async () => {
     const up = await upload(coordinator, csv(1000, [10, 500, 999]));
@@ -117,6 +142,57 @@ describe('CSV import of cases', () => {
     const final = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     expect(final).toBe(after);
   }, 120_000);
+
+  it('runs through its job once: a second job for a finished import creates nothing and changes nothing', async () => {
+    const job = (await upload(coordinator, csv(3, []).replaceAll('EXT-', 'PTR-'))).json<Job>();
+    expect((await post(`/api/cases/imports/${job.id}/run`, mapping)).statusCode).toBe(202);
+    const done = await finished(job.id);
+    expect(done).toMatchObject({ status: 'done', processed: 3, created: 3, skipped: 0, failed: 0 });
+    const before = await countCases();
+    expect(await sendJob({ id: job.id, userId: coordinatorId, lang: 'en' })).toBe('completed');
+    expect(await countCases()).toBe(before);
+    expect(await finished(job.id)).toEqual(done);
+  });
+
+  it('a retry resumes where the last try saved its progress', async () => {
+    // An earlier try saved 2 rows done (as if it imported them) and stopped: the retry does rows 3 and 4 only.
+    const id = await claimed(csv(4, []).replaceAll('EXT-', 'RES-'), { processed: 2, created: 2 });
+    expect(await sendJob({ id, userId: coordinatorId, lang: 'en' })).toBe('completed');
+    expect(await finished(id)).toMatchObject({ status: 'done', processed: 4, created: 4, skipped: 0, failed: 0 });
+    const refs = await t.db.selectFrom('cases').where('external_ref', 'like', 'RES-%').select('external_ref').orderBy('external_ref').execute();
+    expect(refs.map((r) => r.external_ref)).toEqual(['RES-3', 'RES-4']);
+  });
+
+  it('gives up, without retrying, when its user was locked meanwhile: interrupted, nothing imported', async () => {
+    const id = await claimed(csv(2, []).replaceAll('EXT-', 'LCK-'));
+    await t.db.updateTable('users').set({ locked: true }).where('id', '=', coordinatorId).execute();
+    try {
+      expect(await sendJob({ id, userId: coordinatorId, lang: 'en' })).toBe('completed');
+    } finally {
+      await t.db.updateTable('users').set({ locked: false }).where('id', '=', coordinatorId).execute();
+    }
+    expect(await finished(id)).toMatchObject({ status: 'interrupted', created: 0 });
+    expect(await t.db.selectFrom('cases').where('external_ref', 'like', 'LCK-%').select('id').execute()).toEqual([]);
+  });
+
+  it('answers 503 on an app that runs no import jobs, leaving the import as it was', async () => {
+    const bare = await createTestApp();
+    try {
+      const entity = (await makeEntity(bare.db)).id;
+      await makeProject(bare.db, { entity_id: entity });
+      const protocol = (await makePublishedProtocol(bare.db, entity)).id;
+      const user = await makeUser(bare.db, entity, { role: 'coordinator', rules: ROLES.coordinator as never, password: 'Demo12345' });
+      const who = await login(bare, user.email, 'Demo12345');
+      const up = await bare.request({ method: 'POST', url: `/api/cases/imports?protocolId=${protocol}`, cookies: who, payload: 'ref,x\nA,1\n', headers: { 'content-type': 'text/csv' } });
+      const id = up.json<Job>().id;
+      const res = await bare.request({ method: 'POST', url: `/api/cases/imports/${id}/run`, cookies: who, payload: { mapping: {}, refColumn: 'ref' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json<Err>().error.code).toBe('DB_UNAVAILABLE');
+      expect((await bare.db.selectFrom('case_imports').where('id', '=', id).select('status').executeTakeFirstOrThrow()).status).toBe('uploaded');
+    } finally {
+      await bare.close();
+    }
+  });
 
   it('refuses columns mapped to protected fields and unknown columns', async () => {
     const job = (await upload(coordinator, csv(2, []))).json<Job>();

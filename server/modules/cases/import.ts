@@ -1,12 +1,14 @@
 /**
  * CSV import of cases: upload, map columns to the main form's fields, a dry
- * run that checks every row with the shared validator, then the run in the
- * background with progress. Each row is its own transaction, so a bad row is
- * reported and the others go on; a row whose external reference was imported
- * before is skipped, so running a file twice creates nothing twice.
+ * run that checks every row with the shared validator, then the run as a
+ * pg-boss job (queue `case-import`, server/jobs/boss.ts) with progress. Each
+ * row is its own transaction, so a bad row is reported and the others go on;
+ * a row whose external reference was imported before is skipped, so running
+ * a file twice creates nothing twice, and a try cut off by a crash is resumed
+ * by the job's retry where its progress was last saved.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { NoResultError, sql } from 'kysely';
 import { z } from 'zod';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
 import { scopeFields, validateForm } from '../../../core/forms/validator.js';
@@ -14,8 +16,10 @@ import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
+import { type Attempt, caseJobs, type Jobs, QUEUES } from '../../jobs/boss.js';
 import { CsvError, csvRecords, decodeCsv, parseCsv } from '../../lib/csv.js';
 import type { Actor } from '../acl/policy.js';
+import { actorForUser } from '../auth/sessions.js';
 import { masterOptionValues } from '../forms/options.js';
 import type { EngineEnv } from '../workflow/engine.js';
 import { createDraft, submitCaseInTrx } from './commands.js';
@@ -108,23 +112,30 @@ function rowValues(record: Record<string, string>, mapping: Record<string, strin
   return values;
 }
 
-export async function runImport(db: Db, env: EngineEnv, actor: Actor, jobId: number, lang: 'en' | 'es'): Promise<void> {
+/**
+ * Runs a claimed import from where its progress was last saved (the start of
+ * the file on a first try): rows before that point were done by an earlier
+ * try, and a row done after it is found by its reference and skipped.
+ */
+async function runImport(db: Db, env: EngineEnv, actor: Actor, jobId: number, lang: 'en' | 'es', signal?: AbortSignal): Promise<void> {
   const job = await db.selectFrom('case_imports').where('id', '=', jobId).selectAll().executeTakeFirstOrThrow();
   const { form } = await mainForm(db, job.protocol_id);
   const fields = new Map(mappableFields(form).map((f) => [f.name, f]));
   const { records } = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 }));
   const project = await db.selectFrom('projects').where('entity_id', '=', actor.entityId).orderBy('is_default', 'desc').orderBy('id').select('id').executeTakeFirstOrThrow();
-  let created = 0;
-  let skipped = 0;
-  let failed = 0;
-  const errors: Array<{ line: number; field: string | null; message: string }> = [];
+  let { created, skipped, failed } = job;
+  const errors: Array<{ line: number; field: string | null; message: string }> = [...job.errors];
   const flush = async (processed: number, status: 'running' | 'done') =>
     db
       .updateTable('case_imports')
       .set({ processed, created, skipped, failed, errors: JSON.stringify(errors.slice(0, MAX_ERRORS)), status, updated_at: new Date() })
       .where('id', '=', jobId)
+      .where('status', '=', 'running')
       .execute();
-  for (const [i, record] of records.entries()) {
+  for (let i = Math.min(job.processed, records.length); i < records.length; i++) {
+    // Another try owns the import now: stop here, leaving the record to it.
+    if (signal?.aborted) throw new Error(`import ${jobId}: this try's claim is gone`);
+    const record = records[i];
     const line = i + 2;
     const ref = (record[job.ref_column as string] ?? '').trim();
     try {
@@ -149,6 +160,75 @@ export async function runImport(db: Db, env: EngineEnv, actor: Actor, jobId: num
   }
   await flush(records.length, 'done');
   env.afterMail?.();
+}
+
+/**
+ * The actor a job acts for, as a session would have it: null when the user
+ * is gone, inactive or locked, or their tenant inactive, or the user is not
+ * of the record's tenant (the job then gives up instead of retrying).
+ */
+export async function actorForJob(db: Db, userId: number, entityId: number): Promise<Actor | null> {
+  const user = await db
+    .selectFrom('users as u')
+    .innerJoin('entities as e', 'e.id', 'u.entity_id')
+    .where('u.id', '=', userId)
+    .select(['u.entity_id', 'u.active', 'u.locked', 'e.active as entity_active'])
+    .executeTakeFirst();
+  if (!user || !user.active || user.locked || !user.entity_active || user.entity_id !== entityId) return null;
+  try {
+    return await actorForUser(db, userId);
+  } catch (e) {
+    if (e instanceof NoResultError) return null;
+    throw e;
+  }
+}
+
+/** The singletonKey of an import's jobs: one try of an import at a time. */
+const importKey = (id: number) => `import-${id}`;
+
+/** An import given up (its user blocked or gone, its protocol unpublished, every try failed): it may be run again. */
+export async function giveUpImport(db: Db, id: number): Promise<void> {
+  await db.updateTable('case_imports').set({ status: 'interrupted', updated_at: new Date() }).where('id', '=', id).where('status', '=', 'running').execute();
+}
+
+/**
+ * The `case-import` job: { id, userId, lang } points at an import that
+ * startImport claimed ('running'). Anything else (done, given up, another
+ * user's) does nothing, so a second job for an import creates nothing twice.
+ * A try that fails is retried and resumes; the last one, or one that fails
+ * for good (an AppError: the protocol no longer published, ...), marks the
+ * import interrupted. A try cut off with its process is dead-lettered once
+ * the retries are spent (`case-import-failed`, giveUpImport).
+ */
+export async function importJob(db: Db, env: EngineEnv, log: FastifyBaseLogger, data: Record<string, unknown>, attempt: Attempt): Promise<void> {
+  const id = Number(data.id);
+  const lang = data.lang === 'en' ? 'en' : 'es';
+  // Running again, now: its progress is fresh while a try works on it.
+  const job = await db
+    .updateTable('case_imports')
+    .set({ status: 'running', updated_at: new Date() })
+    .where('id', '=', id)
+    .where('user_id', '=', Number(data.userId))
+    .where('status', '=', 'running')
+    .returning(['id', 'entity_id', 'user_id'])
+    .executeTakeFirst();
+  if (!job) return;
+  const actor = await actorForJob(db, job.user_id, job.entity_id);
+  if (!actor) {
+    log.warn({ importId: id }, 'case import given up: its user is blocked or gone');
+    return giveUpImport(db, id);
+  }
+  try {
+    await runImport(db, env, actor, id, lang, attempt.signal);
+  } catch (e) {
+    if (attempt.signal?.aborted) throw e;
+    if (!(e instanceof AppError) && !attempt.lastTry) {
+      log.warn({ err: e, importId: id, retryCount: attempt.retryCount }, 'case import failed; its job will retry');
+      throw e;
+    }
+    log.error({ err: e, importId: id }, 'case import given up');
+    await giveUpImport(db, id);
+  }
 }
 
 export const importJobSchema = z.object({
@@ -229,11 +309,12 @@ export async function dryRunImport(db: Db, actor: Actor, id: number, body: z.inf
   return { valid, alreadyImported, errors: errors.slice(0, MAX_ERRORS) };
 }
 
-/** Claims the import (a second click while it runs starts nothing) and runs it in the background. */
-export async function startImport(db: Db, env: EngineEnv, log: FastifyBaseLogger, actor: Actor, id: number, body: z.infer<typeof mappingBody>, lang: 'en' | 'es'): Promise<void> {
+/** Claims the import (a second click while it runs starts nothing) and gives it a job. */
+export async function startImport(db: Db, jobs: Jobs | null, actor: Actor, id: number, body: z.infer<typeof mappingBody>, lang: 'en' | 'es'): Promise<void> {
   const job = await loadJob(db, actor, id);
   const { form } = await mainForm(db, job.protocol_id);
   checkMapping(job.header, form, body, lang);
+  const queue = caseJobs(jobs);
   const claimed = await db
     .updateTable('case_imports')
     .set({ status: 'running', mapping: JSON.stringify(body.mapping), ref_column: body.refColumn, processed: 0, created: 0, skipped: 0, failed: 0, errors: '[]', updated_at: new Date() })
@@ -242,13 +323,25 @@ export async function startImport(db: Db, env: EngineEnv, log: FastifyBaseLogger
     .returning('id')
     .executeTakeFirst();
   if (!claimed) throw new AppError('CONFLICT');
-  runImport(db, env, actor, job.id, lang).catch(async (e) => {
-    log.error({ err: e }, 'case import failed');
-    await db.updateTable('case_imports').set({ status: 'interrupted', updated_at: new Date() }).where('id', '=', job.id).execute();
-  });
+  try {
+    await queue.send(QUEUES.caseImport, { id: job.id, userId: actor.userId, lang }, { singletonKey: importKey(job.id) });
+  } catch (e) {
+    await giveUpImport(db, job.id);
+    throw e;
+  }
 }
 
-/** An import cut off by a stop can be run again: rows already imported are skipped. */
-export async function failInterruptedImports(db: Db): Promise<void> {
-  await db.updateTable('case_imports').set({ status: 'interrupted' }).where('status', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
+/**
+ * A claimed import without a live job (its process stopped between the claim
+ * and the send, or the job is gone) would say 'running' for ever: still
+ * needed next to the dead letter, which only sees jobs that exist. Left 10
+ * minutes (a try saves its progress every 50 rows) and then checked with
+ * pg-boss, so an import waiting in the queue behind others is left alone.
+ */
+export async function failInterruptedImports(db: Db, jobs: Jobs | null): Promise<void> {
+  const stale = await db.selectFrom('case_imports').where('status', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).select('id').execute();
+  for (const { id } of stale) {
+    const live = jobs ? (await jobs.boss.findJobs(QUEUES.caseImport, { key: importKey(id) })).some((j) => ['created', 'retry', 'active'].includes(j.state)) : false;
+    if (!live) await db.updateTable('case_imports').set({ status: 'interrupted' }).where('id', '=', id).where('status', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
+  }
 }

@@ -25,7 +25,7 @@ import {
   startDraft,
   submitDraft,
 } from './commands.js';
-import { contentTypeOf, exportName, exportTable, fileOf, startExport } from './export.js';
+import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport } from './export.js';
 import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importView, mappingBody, MAX_FILE_BYTES, startImport, uploadImport, uploadQuery } from './import.js';
 import { TRANSITIONS } from './policy.js';
 import {
@@ -34,7 +34,6 @@ import {
   deleteDraft,
   deleteSavedSearch,
   exportContent,
-  failInterruptedExports,
   findCaseDetail,
   findDraft,
   findExport,
@@ -105,7 +104,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const id = await startExport(app.db, app.log, actor, request.body);
+      const id = await startExport(app.db, app.jobs, actor, request.body);
       return reply.status(202).send(await exportView(request, actor, id));
     },
   );
@@ -347,13 +346,13 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      await startImport(app.db, app.engine, app.log, actor, request.params.id, request.body, request.lang);
+      await startImport(app.db, app.jobs, actor, request.params.id, request.body, request.lang);
       return reply.status(202).send(await importView(app.db, actor, request.params.id));
     },
   );
 
-  // Work cut off by a stop says so instead of running for ever (an import can then be run again).
+  // Work claimed but left without a job says so instead of running for ever (an import can then be run again).
   app.addHook('onReady', async () => {
-    await Promise.all([failInterruptedExports(app.db), failInterruptedImports(app.db)]);
+    await Promise.all([failInterruptedExports(app.db, app.jobs), failInterruptedImports(app.db, app.jobs)]);
   });
 };
