@@ -84,7 +84,7 @@ const CASE_IMPORT_RETRY: JobRetry = { retryLimit: 3, retryDelay: 10 };
 /** An export is simply redone, once. */
 const CASE_EXPORT_RETRY: JobRetry = { retryLimit: 1, retryDelay: 5 };
 /**
- * A running import or export beats every 15 s: a try whose process died is retried (or dead-lettered)
+ * A running import or export sends a heartbeat (pg-boss, every 30 s): a try whose process died is retried (or dead-lettered)
  * within a minute or two, while a long one (20,000 rows) is not cut off; the expiry is only a bound.
  */
 const CASE_JOB = { heartbeatSeconds: 30, expireInSeconds: 4 * 3600, retryBackoff: true, notify: true } as const;

@@ -396,7 +396,3 @@ export async function updateExport(db: Db, id: string, values: { done?: number; 
   await db.updateTable('case_exports').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
 }
 
-/** An export cut off by a stop says so instead of running for ever. */
-export async function failInterruptedExports(db: Db): Promise<void> {
-  await db.updateTable('case_exports').set({ state: 'failed', error: 'cases.errors.exportInterrupted' }).where('state', '=', 'running').where('updated_at', '<', sql<Date>`now() - interval '10 minutes'`).execute();
-}
