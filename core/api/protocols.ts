@@ -85,3 +85,13 @@ export const protocolTasksSchema = z.object({
   ),
   total: z.number(),
 });
+
+/**
+ * What a task of a protocol may name besides forms, teams and users: the
+ * tenant's email templates of the task events and its roles (escalation).
+ * GET /api/protocols/task-options, for whoever may read protocols.
+ */
+export const protocolTaskOptionsSchema = z.object({
+  templates: z.array(z.object({ id: z.number(), name: z.string(), event: z.string(), isDefault: z.boolean() })),
+  roles: z.array(z.object({ code: z.string(), name: z.string() })),
+});

@@ -110,6 +110,31 @@ describe('protocols', () => {
     expect((await req('GET', '/api/protocols', reviewer)).statusCode).toBe(403);
   });
 
+  it('offer the tenant’s templates of the task events and its roles to whoever reads protocols; refuse another tenant’s template, one of another event, an unknown role', async () => {
+    const options = await req('GET', '/api/protocols/task-options', coordinator);
+    expect(options.statusCode).toBe(200);
+    const { templates, roles } = options.json<{ templates: Array<{ id: number; event: string; isDefault: boolean }>; roles: Array<{ code: string }> }>();
+    expect(new Set(templates.map((x) => x.event))).toEqual(new Set(['task_assigned', 'task_due_soon', 'task_overdue']));
+    expect(roles.map((r) => r.code)).toContain('reviewer');
+    expect((await req('GET', '/api/protocols/task-options', reviewer)).statusCode).toBe(403);
+    const theirs = (await req('GET', '/api/protocols/task-options', other)).json<{ templates: Array<{ id: number }> }>().templates.map((x) => x.id);
+    expect(theirs.some((id) => templates.some((x) => x.id === id))).toBe(false);
+
+    const main = await formId('rental-application');
+    const assigned = templates.find((x) => x.event === 'task_assigned')?.id as number;
+    const dueSoon = templates.find((x) => x.event === 'task_due_soon')?.id as number;
+    const draft = (extra: Record<string, unknown>) => ({
+      code: `messages-${Math.random().toString(36).slice(2, 8)}`, name: 'Messages', caseType: 'RADICACION_INTERNA', mainFormId: main,
+      definition: { start: ['a'], tasks: [{ code: 'a', name: 'A', responsible: { kind: 'owner' }, ...extra }] },
+    });
+    const bad = await req('POST', '/api/protocols', coordinator, draft({ mailTemplates: { task_assigned: dueSoon, task_overdue: theirs[0] }, escalation: { role: 'nobody', afterDays: 1 } }));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json<Err>().error.details?.map((d) => d.path).sort()).toEqual(['tasks.a.escalation.role', 'tasks.a.mailTemplates.task_assigned', 'tasks.a.mailTemplates.task_overdue']);
+    const good = await req('POST', '/api/protocols', coordinator, draft({ mailTemplates: { task_assigned: assigned }, escalation: { role: 'reviewer', afterDays: 2 } }));
+    expect(good.statusCode).toBe(201);
+    expect(good.json<{ definition: { tasks: Array<Record<string, unknown>> } }>().definition.tasks[0]).toMatchObject({ mailTemplates: { task_assigned: assigned }, escalation: { role: 'reviewer', afterDays: 2 } });
+  });
+
   it('refuse a definition with a missing start, unknown forms or a loop that never ends, naming each', async () => {
     const main = await formId('rental-application');
     const base = { code: 'broken', name: 'Broken', caseType: 'RADICACION_INTERNA', mainFormId: main };

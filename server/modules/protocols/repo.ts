@@ -9,7 +9,7 @@ import { sql, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { protocolBodySchema, protocolTasksQuery } from '../../../core/api/protocols.js';
 import { PROTOCOL_TASK_GROUPS } from '../../../core/api/protocols.js';
-import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
+import { type ProtocolDefinition, TASK_MAIL_EVENTS } from '../../../core/workflow/protocol.js';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
@@ -129,6 +129,22 @@ export async function knownIds(db: Executor, doer: Doer, table: 'forms' | 'teams
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom(table).where('entity_id', '=', doer.entityId).where('id', 'in', ids).select('id').execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** The tenant's email templates of the task events and its roles, for the task dialog's choices. */
+export async function taskOptions(db: Executor, doer: Doer) {
+  const [templates, roles] = await Promise.all([
+    db
+      .selectFrom('mail_templates')
+      .where('entity_id', '=', doer.entityId)
+      .where('event', 'in', [...TASK_MAIL_EVENTS])
+      .select(['id', 'name', 'event', 'is_default'])
+      .orderBy('name')
+      .limit(500)
+      .execute(),
+    db.selectFrom('acl_roles').where('entity_id', '=', doer.entityId).select(['code', 'name']).orderBy('name').limit(500).execute(),
+  ]);
+  return { templates: templates.map((t) => ({ id: t.id, name: t.name, event: t.event, isDefault: t.is_default })), roles };
 }
 
 /** The event of each of `ids` that is an email template of the actor's tenant. */

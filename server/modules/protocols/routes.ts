@@ -10,7 +10,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../plugins/session.js';
 import { createProtocol, importProtocol, publishProtocol, saveProtocol } from './commands.js';
-import { deleteProtocol, listProtocols, protocolDetail, protocolFile, protocolTasks } from './repo.js';
+import { deleteProtocol, listProtocols, protocolDetail, protocolFile, protocolTasks, taskOptions } from './repo.js';
 import * as s from './schema.js';
 
 export const protocolRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,6 +20,15 @@ export const protocolRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/protocols',
     { config: { access: { target: 'wf_protocolos', action: 'show' } }, schema: { tags: ['protocols'], querystring: s.protocolListQuery, response: { 200: s.protocolListSchema } } },
     async (request) => listProtocols(app.db, actorOf(request), urls, request.query),
+  );
+
+  app.get(
+    '/api/protocols/task-options',
+    {
+      config: { access: { target: 'wf_protocolos', action: 'show' } },
+      schema: { tags: ['protocols'], summary: "The tenant's email templates of the task events and its roles, for a task's messages and escalation", response: { 200: s.protocolTaskOptionsSchema } },
+    },
+    async (request) => taskOptions(app.db, actorOf(request)),
   );
 
   app.get('/api/protocols/:id', { config: { access: { target: 'wf_protocolos', action: 'show' } }, schema: { tags: ['protocols'], params: s.idParams, response: { 200: s.protocolDetailSchema } } }, async (request) =>

@@ -12,6 +12,7 @@ export {
   protocolListQuery,
   protocolListSchema,
   protocolTasksQuery,
+  protocolTaskOptionsSchema,
   protocolTasksSchema,
 } from '../../../core/api/protocols.js';
 export { idParams } from '../../../core/api/list.js';

@@ -2,10 +2,9 @@
 import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { TARGETS } from '../../../../core/targets.js';
 import type { ProtocolDefinition, TaskTemplate } from '../../../../core/workflow/protocol.js';
 import type { SessionInfo } from '../../../../core/auth.js';
-import { jsonResponse, mockFetch, renderApp, sessionFixture, sessionWith, setScreenWidth, settingsFixture } from '../../test/utils.js';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import type { ProtocolDetail } from './api.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
@@ -70,9 +69,11 @@ interface Serve {
   session?: SessionInfo;
   /** What PUT answers: the saved protocol (default) or these problems in a 422. */
   problems?: Array<{ path: string; message: string }>;
+  /** The task options cannot be read (403). */
+  noOptions?: boolean;
 }
 
-function serve({ tasks = plainTasks(), session = sessionFixture, problems }: Serve = {}) {
+function serve({ tasks = plainTasks(), session = sessionFixture, problems, noOptions = false }: Serve = {}) {
   // What the server holds: a save changes what the page reads again after it.
   let detail = detailWith(tasks);
   return mockFetch((url, init) => {
@@ -85,12 +86,10 @@ function serve({ tasks = plainTasks(), session = sessionFixture, problems }: Ser
       detail = { ...detail, definition: body.definition, changedSincePublished: true };
       return jsonResponse(detail);
     }
-    if (url.startsWith('/api/mail-templates?')) {
-      const event = new URL(url, 'http://x').searchParams.get('event');
-      const items = TEMPLATES.filter((x) => x.event === event);
-      return jsonResponse({ items, total: items.length });
+    if (url === '/api/protocols/task-options') {
+      if (noOptions) return jsonResponse({ error: { code: 'FORBIDDEN', message: 'You do not have permission to do this' } }, 403);
+      return jsonResponse({ templates: TEMPLATES.map((x) => ({ id: x.id, name: x.name, event: x.event, isDefault: x.isDefault })), roles: ROLES.map((r) => ({ code: r.code, name: r.name })) });
     }
-    if (url.startsWith('/api/acl/roles?')) return jsonResponse({ items: ROLES, total: ROLES.length });
     if (url.startsWith('/api/forms?')) return jsonResponse({ items: [{ id: 1, code: 'application', name: 'Application' }], total: 1 });
     if (url.startsWith('/api/forms/1')) return jsonResponse({ definition: { fields: [] } });
     if (url.startsWith('/api/teams?')) return jsonResponse({ items: [{ id: 1, name: 'Intake', assignment: 'round_robin', active: true }], total: 1 });
@@ -239,10 +238,10 @@ describe('task dialog: messages and escalation', () => {
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  test('without the right to list templates and roles, the selects keep the draft\'s choice, disabled, and say why', async () => {
+  test('when the templates and roles cannot be read, the selects keep the draft\'s choice, disabled, and say why', async () => {
     setScreenWidth(1366);
     const fetchMock = serve({
-      session: sessionWith(TARGETS.filter((x) => x !== 'plantillas_correo' && x !== 'acl_roles')),
+      noOptions: true,
       tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }], mailTemplates: { task_assigned: 12 }, escalation: { role: 'coordinator', afterDays: 2 } }), task('eligibility', 'Eligibility')],
     });
     renderApp('/protocolos/1');
@@ -255,7 +254,6 @@ describe('task dialog: messages and escalation', () => {
     expect(role).toHaveAttribute('aria-disabled', 'true');
     expect(role).toHaveTextContent('coordinator');
     expect(within(dialog).getByRole('spinbutton', { name: /Days after the due date/ })).toHaveValue(2);
-    expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/mail-templates') || String(url).startsWith('/api/acl/roles'))).toBe(false);
     await applyAndSave(dialog);
     await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')).toBe(true));
     expect(putBody(fetchMock).definition.tasks.find((x) => x.code === 'intake')).toMatchObject({ mailTemplates: { task_assigned: 12 }, escalation: { role: 'coordinator', afterDays: 2 } });

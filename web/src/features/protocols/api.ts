@@ -1,4 +1,5 @@
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import type { z } from 'zod';
 import {
   CASE_TYPES,
@@ -6,16 +7,15 @@ import {
   type protocolBodySchema,
   type protocolDetailSchema,
   type protocolSummarySchema,
+  type protocolTaskOptionsSchema,
   type protocolTasksSchema,
 } from '../../../../core/api/protocols.js';
 import type { Wire } from '../../../../core/api/wire.js';
 import { type ProtocolDefinition, TASK_MAIL_EVENTS, type TaskMailEvent } from '../../../../core/workflow/protocol.js';
-import { type ListPage, type ListParams, listQueryString, useListPage } from '../../components/table/listParams.js';
+import { type ListPage, type ListParams, useListPage } from '../../components/table/listParams.js';
 import i18n from '../../i18n/index.js';
 import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
-import { aclKeys, type CatalogItem, catalogPath } from '../acl/api.js';
-import { type TemplateItem, templateKeys } from '../templates/api.js';
 
 /*
  * The shapes come from the server's schemas (core/api/protocols.ts) as the
@@ -217,52 +217,28 @@ export interface TaskTemplateOption {
   isDefault: boolean;
 }
 
-/** The first 100 by name: a tenant's templates of one event, or its roles, are far fewer. */
-const FIRST_100 = { page: 0, limit: 100, sortBy: 'name', descending: false, search: '' };
-
-type TemplateAnswer = { data?: ListPage<TemplateItem> };
-
-/** Per task event, its templates (null while they cannot be read). */
-function templatesByEvent(answers: TemplateAnswer[]): Record<TaskMailEvent, TaskTemplateOption[] | null> {
-  return Object.fromEntries(
-    TASK_MAIL_EVENTS.map((event, i) => {
-      const page = answers[i]?.data;
-      return [event, page ? page.items.filter((x) => x.event === event).map((x) => ({ id: x.id, name: x.name, isDefault: x.isDefault })) : null];
-    }),
-  ) as Record<TaskMailEvent, TaskTemplateOption[] | null>;
-}
+export type ProtocolTaskOptions = Wire<z.infer<typeof protocolTaskOptionsSchema>>;
 
 /**
- * The tenant's email templates of each task event, as the templates pages
- * list them (same cache keys, so a change there shows here); silent when the
- * user may not list templates.
+ * The tenant's email templates of each task event and its roles, for the
+ * task dialog (GET /api/protocols/task-options: whoever may read protocols
+ * may choose them, without the rights of the templates and roles pages).
+ * Null per list while it cannot be read.
  */
-export function useTaskTemplateOptions(enabled: boolean) {
-  return useQueries({
-    queries: TASK_MAIL_EVENTS.map((event) => {
-      const qs = listQueryString(FIRST_100, { event });
-      return {
-        queryKey: [...templateKeys.lists(), qs],
-        queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch<ListPage<TemplateItem>>(`/api/mail-templates?${qs}`, { signal }),
-        enabled,
-        staleTime: 60_000,
-        retry: false,
-        meta: { silentError: true },
-      };
-    }),
-    combine: templatesByEvent,
-  });
-}
-
-/** The tenant's roles, as the roles catalogue lists them; silent when the user may not list roles. */
-export function useRoleOptions(enabled: boolean) {
-  const qs = listQueryString(FIRST_100);
-  return useQuery({
-    queryKey: [...aclKeys.catalogLists('roles'), qs],
-    queryFn: ({ signal }) => apiFetch<ListPage<CatalogItem>>(`${catalogPath('roles')}?${qs}`, { signal }),
+export function useProtocolTaskOptions(enabled: boolean) {
+  const query = useQuery({
+    queryKey: [...protocolKeys.all, 'task-options'],
+    queryFn: ({ signal }) => apiFetch<ProtocolTaskOptions>('/api/protocols/task-options', { signal }),
     enabled,
     staleTime: 60_000,
     retry: false,
     meta: { silentError: true },
   });
+  const data = query.data;
+  return useMemo(() => {
+    const mailTemplates = Object.fromEntries(
+      TASK_MAIL_EVENTS.map((event) => [event, data ? data.templates.filter((x) => x.event === event).map(({ id, name, isDefault }) => ({ id, name, isDefault })) : null]),
+    ) as Record<TaskMailEvent, TaskTemplateOption[] | null>;
+    return { mailTemplates, roles: data ? data.roles : null };
+  }, [data]);
 }

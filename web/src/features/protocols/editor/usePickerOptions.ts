@@ -3,7 +3,7 @@ import { scopeFieldsDeep } from '../../../../../core/forms/definition.js';
 import { useCan, useSession } from '../../../app/session/session.js';
 import { useFormDefinition, useFormOptions } from '../../forms/api.js';
 import { useTeamOptions, useUserOptions } from '../../teams/api.js';
-import { useRoleOptions, useTaskTemplateOptions } from '../api.js';
+import { useProtocolTaskOptions } from '../api.js';
 import type { PickerOptions } from './TaskDialog.js';
 
 /**
@@ -19,8 +19,7 @@ export function usePickerOptions(mainFormId: number | null | undefined) {
   const teams = useTeamOptions(can('wf_equipos', 'show'));
   const users = useUserOptions('');
   const mainForm = useFormDefinition(mainFormId, can('formularios', 'show'));
-  const mailTemplates = useTaskTemplateOptions(can('plantillas_correo', 'show'));
-  const roles = useRoleOptions(can('acl_roles', 'show'));
+  const { mailTemplates, roles } = useProtocolTaskOptions(can('wf_protocolos', 'show'));
 
   const mainFields = useMemo(() => {
     const english = (session.user.language ?? 'en') === 'en';
@@ -35,9 +34,9 @@ export function usePickerOptions(mainFormId: number | null | undefined) {
       teams: teams.data ? teams.data.items.map((x) => ({ id: x.id, name: x.name })) : null,
       userNames: new Map((users.data ?? []).map((u) => [u.id, u.name])),
       mailTemplates,
-      roles: roles.data ? roles.data.items.map((r) => ({ code: r.code, name: r.name })) : null,
+      roles,
     }),
-    [forms.data, teams.data, users.data, mailTemplates, roles.data],
+    [forms.data, teams.data, users.data, mailTemplates, roles],
   );
 
   return { options, mainFields, formItems: forms.data?.items ?? null };
