@@ -165,7 +165,14 @@ export async function validateCaseData(trx: Trx, entityId: number, formVersionId
 }
 
 /** Opens a draft: deadline, validation, required documents, number, start tasks. */
-export async function submitCaseInTrx(trx: Trx, env: EngineEnv, doer: Doer, caseId: number, input: { data?: Record<string, unknown>; lang?: Lang; now?: Date } = {}): Promise<CaseRow> {
+export async function submitCaseInTrx(
+  trx: Trx,
+  env: EngineEnv,
+  doer: Doer,
+  caseId: number,
+  /** `announce: false`: the owner is not told that it arrived (a CSV import, whose owner is the staff member importing). */
+  input: { data?: Record<string, unknown>; lang?: Lang; now?: Date; announce?: boolean } = {},
+): Promise<CaseRow> {
   const c = await lockCase(trx, doer, caseId);
   if (c.state !== 'DRAFT') throw new AppError('INVALID_TRANSITION', { state: c.state, action: 'submit' });
   const project = await trx.selectFrom('projects').where('id', '=', c.project_id).select(['time_zone', 'new_applications_deadline', 'allow_new_applications']).executeTakeFirstOrThrow();
@@ -191,7 +198,7 @@ export async function submitCaseInTrx(trx: Trx, env: EngineEnv, doer: Doer, case
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: serial, action: 'case_submit', type: 'case', detail: { from: 'DRAFT', to: 'PENDING' } });
   await startWorkflow(trx, env, doer, opened);
   // The applicant hears that it arrived, also when they submitted it themselves.
-  if (c.owner_id) await notify(trx, env, { event: 'application_submitted', entityId: c.entity_id, caseId: c.id, to: [c.owner_id], notifyDoer: true });
+  if (c.owner_id && input.announce !== false) await notify(trx, env, { event: 'application_submitted', entityId: c.entity_id, caseId: c.id, to: [c.owner_id], notifyDoer: true });
   return opened;
 }
 

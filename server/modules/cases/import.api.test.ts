@@ -133,6 +133,9 @@ describe('CSV import of cases', () => {
     expect([...new Set(done.errors.map((e) => e.line))]).toEqual([11, 501, 1000]);
     const after = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     expect(after - before).toBe(997);
+    // The importer owns the cases: no "we received your application" to them, one per row.
+    const announced = await t.db.selectFrom('notifications').where('kind', '=', 'application_submitted').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(announced.n)).toBe(0);
 
     // The same file again: nothing twice.
     const again = (await upload(coordinator, csv(1000, [10, 500, 999]))).json<Job>();

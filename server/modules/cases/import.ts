@@ -144,7 +144,8 @@ async function runImport(db: Db, env: EngineEnv, actor: Actor, jobId: number, la
         const exists = await trx.selectFrom('cases').where('entity_id', '=', actor.entityId).where('protocol_id', '=', job.protocol_id).where('external_ref', '=', ref).select('id').executeTakeFirst();
         if (exists) return false;
         const id = await createDraft(trx, actor, { protocolId: job.protocol_id, projectId: project.id, ownerId: actor.userId, data: rowValues(record, job.mapping ?? {}, fields), externalRef: ref });
-        await submitCaseInTrx(trx, env, actor, id, { lang });
+        // The importer owns the imported cases: not one 'we received your application' to them per row.
+        await submitCaseInTrx(trx, env, actor, id, { lang, announce: false });
         return true;
       });
       if (done) created++;
