@@ -19,6 +19,8 @@ export const errorCatalog = {
   RATE_LIMITED: { status: 429, key: 'errors.rateLimited' },
   INTERNAL: { status: 500, key: 'errors.internal' },
   DB_UNAVAILABLE: { status: 503, key: 'errors.dbUnavailable' },
+  /** Work that runs as a background job was asked of an instance that runs no worker for it. */
+  JOBS_UNAVAILABLE: { status: 503, key: 'errors.jobsUnavailable' },
   // identity and access
   INVALID_CREDENTIALS: { status: 401, key: 'auth.errors.invalidCredentials' },
   ACCOUNT_LOCKED: { status: 403, key: 'auth.errors.accountLocked' },

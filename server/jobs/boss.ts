@@ -89,9 +89,9 @@ const CASE_EXPORT_RETRY: JobRetry = { retryLimit: 1, retryDelay: 5 };
  */
 const CASE_JOB = { heartbeatSeconds: 30, expireInSeconds: 4 * 3600, retryBackoff: true, notify: true } as const;
 
-/** The jobs of an app that runs the case import and export, or a 503: without them a started import would wait for ever. */
+/** The jobs of an app that runs the case import and export, or 503 JOBS_UNAVAILABLE: without them a started import would wait for ever. */
 export function caseJobs(jobs: Jobs | null): Jobs {
-  if (!jobs?.options.cases) throw new AppError('DB_UNAVAILABLE');
+  if (!jobs?.options.cases) throw new AppError('JOBS_UNAVAILABLE');
   return jobs;
 }
 

@@ -190,7 +190,7 @@ describe('CSV import of cases', () => {
       const id = up.json<Job>().id;
       const res = await bare.request({ method: 'POST', url: `/api/cases/imports/${id}/run`, cookies: who, payload: { mapping: {}, refColumn: 'ref' } });
       expect(res.statusCode).toBe(503);
-      expect(res.json<Err>().error.code).toBe('DB_UNAVAILABLE');
+      expect(res.json<Err>().error.code).toBe('JOBS_UNAVAILABLE');
       expect((await bare.db.selectFrom('case_imports').where('id', '=', id).select('status').executeTakeFirstOrThrow()).status).toBe('uploaded');
     } finally {
       await bare.close();
