@@ -50,7 +50,8 @@ export default defineConfig({
           ...PARALLEL,
           environment: 'node',
           globalSetup: ['tests/support/global-db.ts'],
-          testTimeout: 20_000,
+          // Two files at a time on two cores beside the web files: a mail job can take seconds to be picked up.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },

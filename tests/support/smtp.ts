@@ -32,7 +32,7 @@ export async function startSmtp(port = 0): Promise<{ url: string; mails: Receive
   return {
     url: `smtp://127.0.0.1:${bound}`,
     mails,
-    async waitFor(to, timeoutMs = 10_000) {
+    async waitFor(to, timeoutMs = 30_000) {
       const end = Date.now() + timeoutMs;
       for (;;) {
         const found = mails.find((m) => m.to.includes(to));

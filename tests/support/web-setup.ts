@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Web files run two at a time beside the API tests (vitest.config.ts): on two busy cores a page can take
+// seconds to render. findBy/waitFor wait up to 15 s before failing (a passing test does not wait longer).
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

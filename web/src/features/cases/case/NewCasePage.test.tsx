@@ -61,7 +61,7 @@ describe('/cases/new', () => {
     const fetchMock = serveCases(state);
     renderApp('/cases/new?draft=12');
     await type(/^Last name/, 'Ortega Ruiz');
-    await waitFor(() => expect(calls(fetchMock, '/api/cases/drafts/12', 'PUT')).toHaveLength(1), { timeout: 4000 });
+    await waitFor(() => expect(calls(fetchMock, '/api/cases/drafts/12', 'PUT')).toHaveLength(1), { timeout: 15_000 });
     const [put] = calls(fetchMock, '/api/cases/drafts/12', 'PUT');
     expect(body(put?.[1])).toEqual({ data: expect.objectContaining({ firstName: 'Lucía', lastName: 'Ortega Ruiz' }), version: 4 });
     expect(await within(screen.getByRole('toolbar', { name: 'Draft' })).findByText('Saved')).toBeInTheDocument();

@@ -58,7 +58,7 @@ describe('CSV import from /cases', () => {
     setScreenWidth(1366);
     const fetchMock = serve();
     renderApp('/cases');
-    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 15_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Import applications from CSV' });
     const file = new File(['ref,firstName,apellido,renta,owner\nEXT-1,Nombre1,Apellido 1,501,\n'], 'applicants.csv', { type: 'text/csv' });
     const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
@@ -100,10 +100,10 @@ describe('CSV import from /cases', () => {
 
     // The run: progress while it goes, then the report.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import 997 rows' }));
-    expect(await within(dialog).findByText('Imported 500 of 1000 rows', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(dialog).findByText('Imported 500 of 1000 rows', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(within(dialog).getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '50');
     importMayFinish = true;
-    expect(await within(dialog).findByText('Applications created: 997', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(dialog).findByText('Applications created: 997', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(within(dialog).getByText('Rows that failed: 3')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('table', { name: 'Rows not imported: 3' })).getAllByRole('row')).toHaveLength(4);
     const run = fetchMock.mock.calls.find(([url]) => url === '/api/cases/imports/31/run');
