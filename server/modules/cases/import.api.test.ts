@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../jobs/boss.js';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
@@ -113,6 +114,31 @@ async function claimed(file: string, extra: { processed?: number; created?: numb
 }
 
 describe('CSV import of cases', () => {
+  it('the dry run refuses what the import would refuse: an applicant already in the protocol, or twice in the file; the import then creates exactly the rows the dry run called valid', async () => {
+    // The same form, in a protocol that identifies an applicant by the document number.
+    const dup = await makePublishedProtocol(t.db, entityId, { mainForm: await makeForm(t.db, entityId, { definition: FORM }) });
+    await t.db.updateTable('protocol_versions').set({ definition: sql`definition || '{"duplicateFields":["documentNumber"]}'::jsonb` }).where('id', '=', dup.versionId).execute();
+    const rows = (list: Array<[ref: string, doc: string]>) =>
+      [HEADER, ...list.map(([ref, doc], i) => [ref, `Nombre${i}`, `Apellido ${i}`, 'CC', doc, `${ref.toLowerCase()}@example.org`, '3001234567', '11', '11001', '11001', '700', 'no', '', `Nombre${i}`, 'self', '30'].join(','))].join('\r\n');
+    const importFile = async (body: string) => {
+      const job = (await t.request({ method: 'POST', url: `/api/cases/imports?protocolId=${dup.id}&fileName=dups.csv`, cookies: coordinator, payload: body, headers: { 'content-type': 'text/csv' } })).json<Job>();
+      const dry = (await post(`/api/cases/imports/${job.id}/dry-run`, mapping)).json<{ valid: number; errors: Job['errors'] }>();
+      expect((await post(`/api/cases/imports/${job.id}/run`, mapping)).statusCode).toBe(202);
+      return { dry, done: await finished(job.id) };
+    };
+    const first = await importFile(rows([['DUP-1', '7000001'], ['DUP-2', '7000002']]));
+    expect(first.done).toMatchObject({ status: 'done', created: 2, failed: 0 });
+
+    const second = await importFile(rows([['DUPB-1', '7000002'], ['DUPB-2', '7000010'], ['DUPB-3', '7000010'], ['DUPB-4', '7000011']]));
+    expect(second.dry.valid).toBe(2);
+    expect(second.dry.errors).toEqual([
+      { line: 2, field: null, message: 'An application for this applicant already exists' },
+      { line: 4, field: null, message: 'An application for this applicant already exists' },
+    ]);
+    expect(second.done).toMatchObject({ status: 'done', created: second.dry.valid, failed: 2 });
+    expect(second.done.errors.map((e) => e.line)).toEqual([2, 4]);
+  });
+
   it('a 1,000-row file with three bad rows imports the rest and reports the three; again, it adds nothing', async () => {
     const up = await upload(coordinator, csv(1000, [10, 500, 999]));
     expect(up.statusCode).toBe(201);

@@ -10,6 +10,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { NoResultError, sql } from 'kysely';
 import { z } from 'zod';
+import { errorCatalog } from '../../../core/errors.js';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
 import { scopeFields, validateForm } from '../../../core/forms/validator.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
@@ -284,13 +285,15 @@ export async function uploadImport(db: Db, actor: Actor, input: { protocolId: nu
 /** Checks every row with the form, writing nothing but the mapping. */
 export async function dryRunImport(db: Db, actor: Actor, id: number, body: z.infer<typeof mappingBody>, lang: 'en' | 'es'): Promise<z.infer<typeof dryRunSchema>> {
   const job = await loadJob(db, actor, id);
-  const { form } = await mainForm(db, job.protocol_id);
+  const { form, def } = await mainForm(db, job.protocol_id);
   const fields = checkMapping(job.header, form, body, lang);
   const { records } = csvRecords(parseCsv(job.content, { maxRows: MAX_ROWS + 1 }));
   const options = await masterOptionValues(db, actor.entityId, form);
   const known = new Set(
     (await db.selectFrom('cases').where('entity_id', '=', actor.entityId).where('protocol_id', '=', job.protocol_id).where('external_ref', 'is not', null).select('external_ref').execute()).map((r) => r.external_ref),
   );
+  const applicants = await applicantKeys(db, actor.entityId, job.protocol_id, def.duplicateFields);
+  const duplicate = translate(lang, errorCatalog.DUPLICATE_CASE.key);
   const errors: Array<{ line: number; field: string | null; message: string }> = [];
   let valid = 0;
   let alreadyImported = 0;
@@ -303,11 +306,45 @@ export async function dryRunImport(db: Db, actor: Actor, id: number, body: z.inf
     seenRefs.add(ref);
     if (known.has(ref)) return void alreadyImported++;
     const result = validateForm(form, rowValues(record, body.mapping, fields), { role: actor.role.code, options });
-    if (result.success) valid++;
-    else for (const issue of result.issues) errors.push({ line, field: issue.path, message: translate(lang, issue.key, issue.params) });
+    if (!result.success) {
+      for (const issue of result.issues) errors.push({ line, field: issue.path, message: translate(lang, issue.key, issue.params) });
+      return;
+    }
+    // The rule the submission applies (commands.ts checkDuplicates): an applicant already in the protocol, or
+    // earlier in this file (which the import will have created by then), is refused.
+    const key = applicantKey(result.data, def.duplicateFields);
+    if (key !== null && applicants.has(key)) return void errors.push({ line, field: null, message: duplicate });
+    if (key !== null) applicants.add(key);
+    valid++;
   });
   await db.updateTable('case_imports').set({ mapping: JSON.stringify(body.mapping), ref_column: body.refColumn, updated_at: new Date() }).where('id', '=', job.id).execute();
   return { valid, alreadyImported, errors: errors.slice(0, MAX_ERRORS) };
+}
+
+/** The values that identify an applicant (the protocol's duplicate fields), as one string; null when one is missing (no check then). */
+function applicantKey(data: Record<string, unknown>, fields: string[]): string | null {
+  if (fields.length === 0) return null;
+  const values = fields.map((f) => data[f]);
+  if (values.some((v) => v === undefined || v === null || v === '')) return null;
+  return JSON.stringify(values);
+}
+
+/** The applicant keys of the protocol's submitted cases (the JSON values as stored, compared as the submission's containment does). */
+async function applicantKeys(db: Db, entityId: number, protocolId: number, fields: string[]): Promise<Set<string>> {
+  const keys = new Set<string>();
+  if (fields.length === 0) return keys;
+  const rows = await db
+    .selectFrom('cases')
+    .where('entity_id', '=', entityId)
+    .where('protocol_id', '=', protocolId)
+    .where('state', '<>', 'DRAFT')
+    .select(sql<unknown[]>`jsonb_build_array(${sql.join(fields.map((f) => sql`data -> ${f}`))})`.as('values'))
+    .execute();
+  for (const r of rows) {
+    const key = applicantKey(Object.fromEntries(fields.map((f, i) => [f, r.values[i]])), fields);
+    if (key !== null) keys.add(key);
+  }
+  return keys;
 }
 
 /** Claims the import (a second click while it runs starts nothing) and gives it a job. */
