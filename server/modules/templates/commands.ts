@@ -21,7 +21,7 @@ import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
 import { htmlToText, sanitizeBody } from './html.js';
 import { assertTemplateAction } from './policy.js';
-import { caseFacts, chosenTemplate, clearDefault, defaultTemplate, insertTemplate, lockTemplate, removeTemplate, type TemplateRow, updateTemplateRow } from './repo.js';
+import { caseFacts, clearDefault, insertTemplate, lockTemplate, removeTemplate, sendableTemplate, type TemplateRow, updateTemplateRow } from './repo.js';
 
 interface Detail {
   path: string;
@@ -129,7 +129,7 @@ export async function renderTemplate(
   /** A template a protocol task chose: used when it is still the tenant's and serves `event`. */
   templateId?: number,
 ): Promise<RenderedMail> {
-  const t = (templateId ? await chosenTemplate(db, entityId, event, templateId) : undefined) ?? (await defaultTemplate(db, entityId, event));
+  const t = await sendableTemplate(db, entityId, event, templateId);
   if (!t) throw new AppError('NOT_FOUND');
   return language === 'es'
     ? fill({ subject: t.subject_es, html: t.body_html_es, text: t.body_text_es }, values)

@@ -89,25 +89,20 @@ export async function lockTemplate(trx: Transaction<Database>, doer: Doer, id: n
   return fullTemplate(trx, doer, id);
 }
 
-/** The tenant's default template of an event (what notifications send), or undefined. */
-export async function defaultTemplate(db: Executor, entityId: number, event: MailEvent) {
+/**
+ * The template an event sends: `chosenId` (a protocol task's choice) while it
+ * is still the tenant's and serves `event`, else the tenant's default of the
+ * event; undefined when there is neither. One query either way.
+ */
+export async function sendableTemplate(db: Executor, entityId: number, event: MailEvent, chosenId?: number) {
   return db
     .selectFrom('mail_templates')
     .where('entity_id', '=', entityId)
     .where('event', '=', event)
-    .where('is_default', '=', true)
+    .where((eb) => (chosenId ? eb.or([eb('is_default', '=', true), eb('id', '=', chosenId)]) : eb('is_default', '=', true)))
     .select(['id', 'subject_en', 'subject_es', 'body_html_en', 'body_html_es', 'body_text_en', 'body_text_es'])
-    .executeTakeFirst();
-}
-
-/** One template of the tenant serving `event` (a protocol task's choice); undefined when it is gone or serves another event. */
-export async function chosenTemplate(db: Executor, entityId: number, event: MailEvent, id: number) {
-  return db
-    .selectFrom('mail_templates')
-    .where('entity_id', '=', entityId)
-    .where('event', '=', event)
-    .where('id', '=', id)
-    .select(['id', 'subject_en', 'subject_es', 'body_html_en', 'body_html_es', 'body_text_en', 'body_text_es'])
+    .orderBy('is_default')
+    .limit(1)
     .executeTakeFirst();
 }
 
