@@ -14,8 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { EmbeddedPostgres } from '../server/db/embedded.js';
+import { benchDatabase } from './support.js';
 import { freePort, type ServerProcess, startServer } from '../tests/support/server-process.js';
 
 const ROWS = Number(process.env.ROWS ?? 2000);
@@ -43,32 +42,6 @@ function applicantsCsv(run: string, rows: number): Buffer {
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number) : Number.NaN;
-}
-
-async function database(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-bench-db-'));
-    dirs.push(dir);
-    const server = await EmbeddedPostgres.start({ dataDir: dir, log: () => {}, fsync: true });
-    return { url: server.url, drop: () => server.stop() };
-  }
-  const name = `casebook_bench_import_${Date.now().toString(36)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    },
-  };
 }
 
 async function login(base: string, email: string): Promise<string> {
@@ -103,7 +76,7 @@ function watch(base: string, reviewer: string, pid: number) {
 }
 
 async function main() {
-  const db = await database();
+  const db = await benchDatabase('casebook_bench_import');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-bench-import-'));
   dirs.push(dir);
   const port = await freePort();

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
-import { EmbeddedPostgres } from '../server/db/embedded.js';
+import { benchDatabase } from './support.js';
 import { freePort, type ServerProcess, startServer } from '../tests/support/server-process.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 200);
@@ -30,32 +30,6 @@ const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] as number };
 };
-
-async function database(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-bench-db-'));
-    dirs.push(dir);
-    const pgServer = await EmbeddedPostgres.start({ dataDir: dir, log: () => {}, fsync: true });
-    return { url: pgServer.url, drop: () => pgServer.stop() };
-  }
-  const name = `casebook_bench_rt_${Date.now().toString(36)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    },
-  };
-}
 
 async function login(base: string, email: string): Promise<string> {
   const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'Demo12345' }) });
@@ -85,7 +59,7 @@ const once = <T>(s: Socket, event: string, match: (e: T) => boolean) =>
   });
 
 async function main(): Promise<void> {
-  const db = await database();
+  const db = await benchDatabase('casebook_bench_rt');
   const servers: ServerProcess[] = [];
   const bases: string[] = [];
   try {
