@@ -228,14 +228,18 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       again = true;
       return;
     }
+    // `running` is cleared in the same step that last read `again` (not in a later .finally): a kick
+    // arriving between the two would otherwise be lost until the minute sweep.
     running = (async () => {
-      do {
-        again = false;
-        await enqueue().catch((e) => app.log.warn({ err: e }, 'mail: could not enqueue'));
-      } while (again);
-    })().finally(() => {
-      running = null;
-    });
+      try {
+        do {
+          again = false;
+          await enqueue().catch((e) => app.log.warn({ err: e }, 'mail: could not enqueue'));
+        } while (again);
+      } finally {
+        running = null;
+      }
+    })();
   };
   jobs = await startJobs(
     options.db,

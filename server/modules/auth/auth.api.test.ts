@@ -339,6 +339,7 @@ describe('sign-up with an address that has an account', () => {
     const mail = await smtp.waitFor(asker);
     expect(mail.subject).toBe('Su cuenta no fue creada');
     expect(mail.text).toContain(`el número de documento ${holder.docnumber} ya pertenece a otra cuenta`);
+    await smtp.waitFor(holder.email);
     expect(mailsTo(holder.email).map((m) => m.subject)).toEqual(['Someone tried to create an account with your address']);
   });
 

@@ -65,6 +65,22 @@ describe('mail jobs', () => {
     expect(smtp.mails.filter((m) => m.to.includes('bruno@example.test'))).toHaveLength(1);
   });
 
+  it('deliver a message whose row another writer holds for a moment (the enqueue round noting its job), not complete the job unsent', async () => {
+    const id = await queue('elsa@example.test');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const locker = t.db.transaction().execute(async (trx) => {
+      await trx.updateTable('mail_outbox').set({ updated_at: new Date() }).where('id', '=', id).execute();
+      await held;
+    });
+    await t.app.jobs?.send(QUEUES.mailSend, { id });
+    await new Promise((r) => setTimeout(r, 1500));
+    release();
+    await locker;
+    await smtp.waitFor('elsa@example.test');
+    expect((await until(() => outbox(id), (r) => r.status === 'sent')).attempts).toBe(1);
+  });
+
   it('give a job to a queued message that has none (the process stopped before enqueueing) at the next sweep', async () => {
     const id = await queue('carla@example.test');
     // No kick: the minute sweep's work, run now.

@@ -87,8 +87,10 @@ export class MailDelivery {
   async deliver(id: number): Promise<'sent' | 'skipped'> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        // SKIP LOCKED: a second job for the same message (a sweep raced a commit) finds it taken and stops.
-        const row = await trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().skipLocked().executeTakeFirst();
+        // A second job for the same message (a sweep raced a commit) waits for the first and then finds it
+        // sent. Not SKIP LOCKED: the lock may be the enqueue round's own brief update of job_id, and
+        // skipping then would complete the job with the message still queued until the minute sweep.
+        const row = await trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
         if (!row || row.status !== 'queued') return 'skipped' as const;
         await this.transport.sendMail({
           from: this.from,
