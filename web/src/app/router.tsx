@@ -48,6 +48,7 @@ const NewAdhocTaskPage = lazyPage(() => import('../features/tasks/NewAdhocTaskPa
 // Case lists (the router also matches /cases/ to /cases).
 const CaseListPage = lazyPage(() => import('../features/cases/list/CaseListPage.js'));
 const AdminCasesPage = lazyPage(() => import('../features/cases/list/AdminCasesPage.js'));
+const ImportsPage = lazyPage(() => import('../features/cases/imports/ImportsPage.js'));
 // New applications, drafts and one case.
 const NewCasePage = lazyPage(() => import('../features/cases/case/NewCasePage.js'));
 const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js'));
@@ -80,6 +81,7 @@ export const appRoutes: RouteObject[] = [
           // Declared before /cases/:id (react-router ranks static segments first anyway).
           { path: '/cases/new', element: <NewCasePage />, handle: page('caseView.editor.newTitle', 'borradores') },
           { path: '/cases/drafts', element: <DraftsPage />, handle: page('menu.drafts', 'borradores') },
+          { path: '/cases/imports', element: <ImportsPage />, handle: page('caseImports.title', 'admin_cases') },
           { path: '/cases/:id', element: <CasePage />, handle: page('caseView.title', 'wf_casos') },
           { path: '/main/acl_acciones', element: <ActionsPage />, handle: page('menu.aclActions', 'acl_acciones') },
           { path: '/main/acl_objetos', element: <ModulesPage />, handle: page('menu.aclModules', 'acl_objetos') },

@@ -17,13 +17,28 @@ function keys(tree: object, prefix = ''): string[] {
   );
 }
 
+/** i18next's plural suffixes: `rows_one`, `rows_other` (and Spanish's `rows_many`) are the forms of `rows`. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const baseKeys = (tree: object) => [...new Set(keys(tree).map((key) => key.replace(PLURAL, '')))].sort();
+
 describe('translations', () => {
-  test('English and Spanish hold exactly the same keys, none empty', async () => {
+  test('English and Spanish hold exactly the same keys (each with its own plural forms), none empty', async () => {
     // Spanish loads on demand (it is not in the first bundle).
     await i18n.loadLanguages('es');
     expect(i18n.hasResourceBundle('es', 'translation')).toBe(true);
-    expect(keys(es).sort()).toEqual(keys(en).sort());
+    expect(baseKeys(es)).toEqual(baseKeys(en));
     for (const key of keys(es)) expect(i18n.getFixedT('es')(key), key).not.toBe('');
+  });
+
+  test('a text with plural forms has every form its language needs', () => {
+    for (const [language, tree] of [['en', en], ['es', es]] as const) {
+      const all = new Set(keys(tree));
+      const plurals = new Set(keys(tree).filter((key) => PLURAL.test(key)).map((key) => key.replace(PLURAL, '')));
+      // A bare key beside its plural forms would never be read.
+      expect([...plurals].filter((base) => all.has(base)), language).toEqual([]);
+      const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+      for (const base of plurals) for (const form of forms) expect(all, `${language}: ${base}`).toContain(`${base}_${form}`);
+    }
   });
 
   test('every menu label has its key', () => {
@@ -45,7 +60,7 @@ describe('translations', () => {
       ),
     );
     expect(used.length).toBeGreaterThan(20);
-    const all = new Set(keys(en));
+    const all = new Set(keys(en).map((key) => key.replace(PLURAL, '')));
     for (const key of used) expect(all, key).toContain(key);
   });
 });

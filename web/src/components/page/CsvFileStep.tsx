@@ -25,6 +25,10 @@ interface CsvFileStepProps {
   fileName?: string;
   /** Why the file was refused; nothing when it was not. */
   error?: unknown;
+  /** The file types the picker offers; CSV unless told. */
+  accept?: string;
+  /** The button's text; "Choose a CSV file" unless told. */
+  chooseLabel?: string;
 }
 
 /**
@@ -32,8 +36,9 @@ interface CsvFileStepProps {
  * opens the file picker (the next thing to do until a file is chosen), the
  * chosen file's name, and why the server refused it.
  */
-export function CsvFileStep({ help, children, onFile, ready, disabled, pending, fileName, error }: CsvFileStepProps) {
+export function CsvFileStep({ help, children, onFile, ready, disabled, pending, fileName, error, accept = '.csv,text/csv', chooseLabel }: CsvFileStepProps) {
   const { t } = useTranslation();
+  const label = chooseLabel ?? t('importFile.choose');
   const input = useRef<HTMLInputElement | null>(null);
   return (
     <Box>
@@ -45,9 +50,9 @@ export function CsvFileStep({ help, children, onFile, ready, disabled, pending, 
         <input
           ref={input}
           type="file"
-          accept=".csv,text/csv"
+          accept={accept}
           hidden
-          aria-label={t('importFile.choose')}
+          aria-label={label}
           onChange={(event) => {
             const file = event.target.files?.[0];
             if (file) onFile(file);
@@ -64,7 +69,7 @@ export function CsvFileStep({ help, children, onFile, ready, disabled, pending, 
             if (!ready || ready()) input.current?.click();
           }}
         >
-          {t('importFile.choose')}
+          {label}
         </Button>
         {fileName && <Typography sx={{ overflowWrap: 'anywhere' }}>{fileName}</Typography>}
       </Box>

@@ -14,12 +14,13 @@ import { type AppNotification, useMarkNotificationsRead, useNotifications } from
 
 /**
  * The bell of the top bar: how many notifications are unread, and a menu of
- * them (a task event links to its task, anything else to its case; opened,
- * it is marked read), and the way to the email settings. Hidden
+ * them (a task event links to its task, tasks of an import to the pending
+ * tasks, a finished import to the imports, anything else to its case;
+ * opened, it is marked read), and the way to the email settings. Hidden
  * when the notifications cannot be read.
  */
 export function NotificationBell() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useSession();
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -29,9 +30,24 @@ export function NotificationBell() {
   // The bar must never fail for the bell's sake: an answer of another shape hides it like an error does.
   if (!data || !Array.isArray(data.items) || typeof data.unread !== 'number') return null;
   const close = () => setAnchor(null);
-  const text = (n: AppNotification) => t(`notifications.kinds.${n.kind}`, { name: n.byName ?? '—', number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : ''), task: n.taskName ?? '' });
-  // A task event opens the task; anything else its case.
-  const target = (n: AppNotification) => (n.taskId && n.kind !== 'mention' ? `/tasks/${n.taskId}` : n.caseId ? `/cases/${n.caseId}` : null);
+  const text = (n: AppNotification) =>
+    t(`notifications.kinds.${n.kind}`, {
+      name: n.byName ?? '—',
+      number: n.caseNumber ?? (n.caseId ? `#${n.caseId}` : ''),
+      task: n.taskName ?? '',
+      file: n.detail ?? '',
+      // Only the import kinds count (their texts have plural forms).
+      ...((n.kind === 'tasks_imported' || n.kind === 'import_done') && { count: n.count ?? 0, n: (n.count ?? 0).toLocaleString(i18n.language) }),
+    });
+  // The import's file is named in the text itself.
+  const detail = (n: AppNotification) => (n.kind === 'import_done' ? null : n.detail);
+  const when = (n: AppNotification) => formatDateTime(n.createdAt, session.user.timeZone);
+  // Imported tasks open the pending tasks, a finished import the imports; a task event its task; anything else its case.
+  const target = (n: AppNotification) => {
+    if (n.kind === 'tasks_imported') return '/pendings';
+    if (n.kind === 'import_done') return '/cases/imports';
+    return n.taskId && n.kind !== 'mention' ? `/tasks/${n.taskId}` : n.caseId ? `/cases/${n.caseId}` : null;
+  };
   const open = (n: AppNotification) => {
     close();
     if (!n.readAt) markRead.mutate(n.id);
@@ -62,7 +78,7 @@ export function NotificationBell() {
           >
             <ListItemText
               primary={text(n)}
-              secondary={n.detail ? `${n.detail} · ${formatDateTime(n.createdAt, session.user.timeZone)}` : formatDateTime(n.createdAt, session.user.timeZone)}
+              secondary={detail(n) ? `${detail(n)} · ${when(n)}` : when(n)}
               slotProps={{ primary: { sx: { fontWeight: 'inherit' } } }}
             />
           </MenuItem>

@@ -35,7 +35,9 @@ export const caseKeys = {
   searchFields: (path: CaseListPath) => [...caseKeys.all, 'search-fields', path] as const,
   savedSearches: () => [...caseKeys.all, 'saved-searches'] as const,
   export: (id: string | undefined) => [...caseKeys.all, 'exports', id] as const,
-  importProgress: (id: number | undefined) => [...caseKeys.all, 'imports', id, 'progress'] as const,
+  imports: () => [...caseKeys.all, 'imports'] as const,
+  importProgress: (id: number | undefined) => [...caseKeys.imports(), id, 'progress'] as const,
+  importList: (queryString: string) => [...caseKeys.imports(), 'list', queryString] as const,
 };
 
 /** After a change to cases: the lists of both paths, their counts, every case page and the open-case picker. */

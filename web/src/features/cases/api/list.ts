@@ -13,8 +13,31 @@ const SAVED_SEARCHES_PATH = '/api/cases/saved-searches';
 const SEARCH_FIELDS_PATH = '/api/cases/search-fields';
 const EXPORTS_PATH = '/api/cases/exports';
 const IMPORTS_PATH = '/api/cases/imports';
-/** How often a running export or import is asked for its progress. */
+/** How often a running export is asked for its progress. */
 const POLL_MS = 700;
+/** How often a running import is asked for its progress (its rate and time left change every second). */
+const IMPORT_POLL_MS = 1000;
+/** How often the list of imports is asked again while one of its page runs. */
+const IMPORT_LIST_POLL_MS = 2000;
+
+/** The server's limits on one import file (its refusal names the one passed). */
+export const IMPORT_MAX_ROWS = 1_000_000;
+export const IMPORT_MAX_MB = 200;
+
+/** The types the server reads an import from (it tells CSV from Excel by the content). */
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const IMPORT_TYPES = ['text/csv', 'application/csv', XLSX_TYPE, 'application/octet-stream'];
+
+/**
+ * The content type an import file is sent with: its own when the server
+ * takes it, Excel's for a .xlsx (some systems give none), else CSV (Windows
+ * calls a .csv "application/vnd.ms-excel").
+ */
+export function importContentType(file: File): string {
+  if (IMPORT_TYPES.includes(file.type)) return file.type;
+  if (/\.xlsx$/i.test(file.name)) return XLSX_TYPE;
+  return 'text/csv';
+}
 
 /**
  * The parameters GET /api/cases filters by (besides paging and sorting). The
@@ -145,18 +168,45 @@ export interface RowError {
   message: string;
 }
 
-/** An uploaded CSV and, once run, its progress and report (GET /api/cases/imports/:id). */
-export interface ImportJob {
+/** How an import treats bad rows: import the valid ones (the rest come back as a file), or nothing unless every row is valid. */
+export type ImportMode = 'valid_rows' | 'all_or_nothing';
+export const IMPORT_MODES: readonly ImportMode[] = ['valid_rows', 'all_or_nothing'];
+
+/**
+ * Where an import stands: uploaded (not run yet), running, done, interrupted
+ * (stopped before the end; running it again resumes), or rejected (all or
+ * nothing found bad rows and imported nothing).
+ */
+export type ImportStatus = 'uploaded' | 'running' | 'done' | 'interrupted' | 'rejected';
+
+/** An import as the tenant's list shows it (GET /api/cases/imports): no columns, sample or errors. */
+export interface ImportSummary {
   id: number;
   protocolId: number;
+  protocolName: string;
   fileName: string;
-  header: string[];
+  kind: 'csv' | 'xlsx';
+  mode: ImportMode;
+  status: ImportStatus;
   total: number;
-  status: string;
   processed: number;
   created: number;
   skipped: number;
   failed: number;
+  /** Who uploaded it; only they may run it (`mine`). */
+  userName: string;
+  mine: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** While it runs: how fast, and how long it should still take. */
+  rowsPerSecond: number | null;
+  secondsLeft: number | null;
+}
+
+/** An uploaded CSV or Excel file and, once run, its progress and report (GET /api/cases/imports/:id). */
+export interface ImportJob extends ImportSummary {
+  header: string[];
   errors: RowError[];
   /** What a column may fill: the main form's fields (a repeat group's first row as `group.field`). */
   fields: Array<{ name: string; label: string; required: boolean }>;
@@ -164,11 +214,18 @@ export interface ImportJob {
   sample: Array<Record<string, string>>;
 }
 
+/** An import has ended (and may have rejected rows to give back). */
+export const importEnded = (status: ImportStatus) => status === 'done' || status === 'rejected' || status === 'interrupted';
+
+/** The rejected rows of an ended import can be downloaded as a file. */
+export const hasRejectedRows = (job: Pick<ImportSummary, 'status' | 'failed'>) => job.failed > 0 && importEnded(job.status);
+
 export interface ImportMapping {
-  /** CSV column -> form field; unmapped columns are ignored. */
+  /** File column -> form field; unmapped columns are ignored. */
   mapping: Record<string, string>;
   /** The column whose value identifies a row across imports. */
   refColumn: string;
+  mode: ImportMode;
 }
 
 export interface DryRunResult {
@@ -212,14 +269,14 @@ export function useDownloadCaseExport(format: ExportFormat, callbacks: MutationC
   });
 }
 
-/** Uploads a CSV for an import under a protocol: the answer names its columns and a sample. Errors are the caller's to show. */
+/** Uploads a CSV or Excel file for an import under a protocol: the answer names its columns and a sample. Errors are the caller's to show. */
 export function useUploadCaseImport(protocolId: string, callbacks: MutationCallbacks<ImportJob, File> = {}) {
   return useMutation({
     mutationFn: (file: File) =>
       apiFetch<ImportJob>(`${IMPORTS_PATH}?protocolId=${encodeURIComponent(protocolId)}&fileName=${encodeURIComponent(file.name.slice(0, 200))}`, {
         method: 'POST',
         body: file,
-        headers: { 'content-type': 'text/csv' },
+        headers: { 'content-type': importContentType(file) },
       }),
     meta: { silentError: true },
     onSuccess: callbacks.onSuccess,
@@ -253,14 +310,49 @@ export function useRunCaseImport(callbacks: MutationCallbacks<ImportJob, ImportR
   });
 }
 
-/** A running import, asked again until it ends. Errors are the caller's to show. */
+/**
+ * An import after its run was asked for, asked again every second until it
+ * ends ("uploaded" too: a run waits a moment in the queue before it starts).
+ * Errors are the caller's to show.
+ */
 export function useCaseImportProgress(id: number | undefined, enabled: boolean) {
   return useQuery({
     queryKey: caseKeys.importProgress(id),
     queryFn: ({ signal }) => apiFetch<ImportJob>(`${IMPORTS_PATH}/${id}`, { signal }),
     enabled,
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : POLL_MS),
+    refetchInterval: (q) => (q.state.data && importEnded(q.state.data.status) ? false : IMPORT_POLL_MS),
     meta: { silentError: true },
+  });
+}
+
+/** A page of the tenant's imports, newest first; asked again every 2 s while one of them runs, not otherwise. */
+export function useCaseImports(page: { page: number; pageSize: number }) {
+  const qs = new URLSearchParams({ page: String(page.page + 1), pageSize: String(page.pageSize) }).toString();
+  return useQuery({
+    queryKey: caseKeys.importList(qs),
+    queryFn: ({ signal }) => apiFetch<{ items: ImportSummary[]; total: number }>(`${IMPORTS_PATH}?${qs}`, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.items.some((item) => item.status === 'running') ? IMPORT_LIST_POLL_MS : false),
+  });
+}
+
+/** The name the rejected rows' file is saved under when the server names none. */
+const rejectedFileName = (fileName: string) => `${fileName.replace(/\.(csv|xlsx)$/i, '')}-rejected.csv`;
+
+/**
+ * Saves the rejected rows of an ended import as a CSV (the original columns,
+ * the line and the reasons), to fix in a spreadsheet and import again.
+ * Errors are the caller's to show.
+ */
+export function useDownloadRejectedRows(callbacks: MutationCallbacks<void, Pick<ImportSummary, 'id' | 'fileName'>> = {}) {
+  return useMutation({
+    mutationFn: async (job: Pick<ImportSummary, 'id' | 'fileName'>) => {
+      const file = await apiDownload(`${IMPORTS_PATH}/${job.id}/rejected`);
+      saveBlob(file.blob, file.filename ?? rejectedFileName(job.fileName));
+    },
+    meta: { silentError: true },
+    onSuccess: callbacks.onSuccess,
+    onError: callbacks.onError,
   });
 }
 

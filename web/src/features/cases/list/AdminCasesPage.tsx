@@ -1,4 +1,5 @@
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import type { Column } from '../../../components/table/DataTable.js';
@@ -98,7 +100,11 @@ export default function AdminCasesPage() {
 
   return (
     <>
-      <PageHeader title={t('caseList.admin.title')} />
+      <PageHeader title={t('caseList.admin.title')}>
+        <Button component={Link} to="/cases/imports" variant="outlined" startIcon={<HistoryOutlined />}>
+          {t('caseImports.link')}
+        </Button>
+      </PageHeader>
       <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
         <CaseFilters filters={view.filters} onChange={url.update} onClear={url.clear} protocols={protocols} ownerName={ownerName} />
         <Box

@@ -1,11 +1,13 @@
 import BookmarksOutlined from '@mui/icons-material/BookmarksOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../../app/session/session.js';
+import { Link } from 'react-router';
+import { useCan, useSession } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { useInvalidateCases } from '../api.js';
 import { CaseFilters } from './CaseFilters.js';
@@ -20,11 +22,13 @@ import { useCaseListState } from './useCaseListState.js';
 /**
  * /cases (target wf_casos): the applications, paged and sorted by the
  * server, with filters and the advanced search in the address; saved
- * searches, export of the result, and CSV import.
+ * searches, export of the result, and CSV or Excel import (with a link to
+ * the tenant's imports).
  */
 export default function CaseListPage() {
   const { t } = useTranslation();
   const can = useCan();
+  const session = useSession();
   const listState = useCaseListState();
   const { url, protocols, ownerName } = listState;
   const columns = useCaseColumns();
@@ -44,6 +48,11 @@ export default function CaseListPage() {
         {can('admin_cases', 'update') && (
           <Button variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => setImporting(true)}>
             {t('caseList.import.button')}
+          </Button>
+        )}
+        {session.targets.includes('admin_cases') && (
+          <Button component={Link} to="/cases/imports" variant="outlined" startIcon={<HistoryOutlined />}>
+            {t('caseImports.link')}
           </Button>
         )}
       </PageHeader>

@@ -19,6 +19,8 @@ import { ApiError, errorMessage } from '../../../lib/api.js';
 import {
   type ImportJob,
   type ImportMapping,
+  type ImportMode,
+  importEnded,
   type SearchProtocol,
   useCaseImportDryRun,
   useCaseImportProgress,
@@ -27,6 +29,7 @@ import {
 } from '../api.js';
 import { ImportColumnsStep } from './ImportColumnsStep.js';
 import { ImportFileStep } from './ImportFileStep.js';
+import { ImportModeChoice } from './ImportModeChoice.js';
 import { guessMapping, guessRef } from './importMapping.js';
 import { CheckSummary, RowErrors, RunReport } from './ImportReports.js';
 
@@ -40,11 +43,14 @@ interface ImportDialogProps {
 }
 
 /**
- * CSV import of cases, in four steps: upload the file, map each column to a
- * field of the main form (or ignore it) and name the reference column, a dry
- * run that checks every row and lists the bad ones, then the import in the
- * background with its progress and final report. Rows whose reference was
- * imported before are skipped, so the same file twice creates nothing twice.
+ * CSV or Excel import of cases, in four steps: upload the file, map each
+ * column to a field of the main form (or ignore it) and name the reference
+ * column, a dry run that checks every row and lists the bad ones (there the
+ * user chooses to import the valid rows or all or nothing), then the import
+ * in the background with its progress, rate and time left, and its report
+ * with the rejected rows to download. Rows whose reference was imported
+ * before are skipped, so the same file twice creates nothing twice, and an
+ * interrupted import run again resumes.
  */
 export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
   const { t, i18n } = useTranslation();
@@ -58,6 +64,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [refColumn, setRefColumn] = useState('');
   const [refMissing, setRefMissing] = useState(false);
+  const [mode, setMode] = useState<ImportMode>('valid_rows');
 
   const formFields = protocols.find((p) => String(p.id) === protocolId)?.fields ?? [];
   const english = i18n.language.startsWith('en');
@@ -82,10 +89,16 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
       setStep('columns');
     },
   });
-  const body = (): ImportMapping => ({ mapping: Object.fromEntries(Object.entries(mapping).filter(([, field]) => field)), refColumn });
+  const body = (): ImportMapping => ({ mapping: Object.fromEntries(Object.entries(mapping).filter(([, field]) => field)), refColumn, mode });
   const dryRun = useCaseImportDryRun({ onSuccess: () => setStep('check') });
-  const run = useRunCaseImport({ onSuccess: () => setStep('run') });
   const progress = useCaseImportProgress(job?.id, step === 'run' && !!job);
+  const run = useRunCaseImport({
+    onSuccess: () => {
+      setStep('run');
+      // Run again after an interruption: the ended answer had stopped the polling; ask again.
+      if (progress.data) void progress.refetch();
+    },
+  });
 
   const chooseFile = (file: File | undefined) => {
     if (!file) return;
@@ -97,7 +110,7 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
     dryRun.mutate({ id: job?.id, mapping: body() });
   };
 
-  const finished = step === 'run' && progress.data && progress.data.status !== 'running';
+  const finished = step === 'run' && !!progress.data && importEnded(progress.data.status) && !run.isPending;
   const running = step === 'run' && !finished;
   const mappingErrors = new Map(
     (dryRun.error instanceof ApiError ? dryRun.error.details : []).filter((d) => d.path.startsWith('mapping.')).map((d) => [d.path.slice('mapping.'.length), d.message]),
@@ -159,6 +172,12 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
         {step === 'check' && dryRun.data && job && (
           <Box>
             <CheckSummary result={dryRun.data} total={job.total} />
+            <ImportModeChoice mode={mode} onChange={setMode} disabled={run.isPending} />
+            {mode === 'all_or_nothing' && dryRun.data.errors.length > 0 && (
+              <Alert severity="warning" role="status" sx={{ mb: 1 }}>
+                {t('caseList.import.mode.wouldReject')}
+              </Alert>
+            )}
             {dryRun.data.errors.length > 0 && <RowErrors title={t('caseList.import.dryErrors', { count: new Set(dryRun.data.errors.map((e) => e.line)).size })} errors={dryRun.data.errors} labelOf={labelOf} />}
             {run.isError && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>
@@ -168,8 +187,20 @@ export function ImportDialog({ protocols, onClose }: ImportDialogProps) {
           </Box>
         )}
 
-        {step === 'run' && !progress.data && <LinearProgress aria-label={t('caseList.import.progressLabel')} />}
-        {step === 'run' && progress.data && <RunReport job={progress.data} labelOf={labelOf} />}
+        {step === 'run' && !progress.data && <LinearProgress aria-label={t('caseImports.progress.label')} />}
+        {step === 'run' && progress.data && (
+          <RunReport
+            job={progress.data}
+            labelOf={labelOf}
+            resuming={run.isPending}
+            {...(progress.data.mine !== false && { onResume: () => run.mutate({ id: job?.id, mapping: body() }) })}
+          />
+        )}
+        {step === 'run' && run.isError && (
+          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+            {importProblem(run.error)}
+          </Alert>
+        )}
         {running && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
             {t('caseList.import.closeWhileRunning')}

@@ -3,7 +3,8 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { CsvFileStep } from '../../../components/page/index.js';
-import type { SearchProtocol } from '../api.js';
+import { IMPORT_MAX_MB, IMPORT_MAX_ROWS, type SearchProtocol } from '../api.js';
+import { formatCount } from '../imports/importFormat.js';
 
 interface ImportFileStepProps {
   protocols: SearchProtocol[];
@@ -18,12 +19,17 @@ interface ImportFileStepProps {
   uploadError: unknown;
 }
 
-/** The import's first step: the protocol (when there are several), then the kit's CSV file step. */
+/** What the picker offers: CSV and Excel workbooks (the server tells them apart by content). */
+const ACCEPT = '.csv,text/csv,.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The import's first step: the protocol (when there are several), then the kit's file step, for a CSV or an Excel file. */
 export function ImportFileStep({ protocols, protocolId, protocolMissing, onProtocolChange, onProtocolMissing, onFile, uploading, uploadError }: ImportFileStepProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <CsvFileStep
-      help={t('caseList.import.fileHelp')}
+      help={t('caseList.import.fileHelp', { rows: formatCount(IMPORT_MAX_ROWS, i18n.language), size: formatCount(IMPORT_MAX_MB, i18n.language) })}
+      accept={ACCEPT}
+      chooseLabel={t('caseList.import.chooseFile')}
       onFile={onFile}
       ready={() => {
         if (!protocolId) onProtocolMissing();

@@ -1,10 +1,12 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ImportProblemsTable } from '../../../components/page/index.js';
-import type { DryRunResult, ImportJob, RowError } from '../api.js';
+import { type DryRunResult, type ImportJob, importEnded, type RowError } from '../api.js';
+import { formatCount } from '../imports/importFormat.js';
+import { ImportProgress, RejectedRowsButton } from '../imports/ImportParts.js';
 
 /** What the dry run found: rows checked, valid, imported before, bad. */
 export function CheckSummary({ result, total }: { result: DryRunResult; total: number }) {
@@ -32,27 +34,60 @@ export function RowErrors({ title, errors, labelOf }: { title: string; errors: R
   );
 }
 
-/** The import under way (its progress) and, once finished, what it created, skipped and refused. */
-export function RunReport({ job, labelOf }: { job: ImportJob; labelOf: (name: string | null) => string }) {
-  const { t } = useTranslation();
-  const running = job.status === 'running';
-  const percent = job.total > 0 ? Math.min(100, Math.round((job.processed / job.total) * 100)) : 0;
+interface RunReportProps {
+  job: ImportJob;
+  labelOf: (name: string | null) => string;
+  /** Runs an interrupted import again (it resumes); absent when the viewer may not. */
+  onResume?: () => void;
+  resuming?: boolean;
+}
+
+/**
+ * The import under way (its bar, rows, rate and time left) and, once ended,
+ * what it created, skipped and rejected, with the rejected rows to download;
+ * an all-or-nothing import with bad rows says it imported nothing, an
+ * interrupted one that running it again resumes it.
+ */
+export function RunReport({ job, labelOf, onResume, resuming }: RunReportProps) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatCount(value, i18n.language);
+  if (!importEnded(job.status)) return <ImportProgress job={job} />;
   const bad = new Set(job.errors.map((e) => e.line)).size;
   return (
-    <Box>
-      <Typography variant="body2" sx={{ mb: 1 }} aria-live="polite">
-        {running ? t('caseList.import.progress', { done: job.processed, total: job.total }) : t('caseList.import.finished')}
-      </Typography>
-      <LinearProgress variant="determinate" value={running ? percent : 100} aria-label={t('caseList.import.progressLabel')} aria-valuetext={t('caseList.import.progress', { done: job.processed, total: job.total })} />
-      {!running && (
-        <Box sx={{ display: 'grid', gap: 1, mt: 2 }}>
-          {job.status === 'interrupted' && <Alert severity="warning" role="status">{t('caseList.import.interrupted')}</Alert>}
-          <Alert severity="success" role="status">{t('caseList.import.created', { count: job.created })}</Alert>
-          {job.skipped > 0 && <Alert severity="info" role="status">{t('caseList.import.skipped', { count: job.skipped })}</Alert>}
-          {job.failed > 0 && <Alert severity="error">{t('caseList.import.failed', { count: job.failed })}</Alert>}
-          {job.errors.length > 0 && <RowErrors title={t('caseList.import.failedRows', { count: bad })} errors={job.errors} labelOf={labelOf} />}
-        </Box>
+    <Box sx={{ display: 'grid', gap: 1 }}>
+      {job.status === 'done' && (
+        <Typography variant="body2" role="status">
+          {t('caseList.import.finished')}
+        </Typography>
       )}
+      {job.status === 'rejected' && (
+        <Alert severity="error" role="alert">
+          {t('caseList.import.rejectedAll', { count: job.failed, n: n(job.failed) })}
+        </Alert>
+      )}
+      {job.status === 'interrupted' && (
+        <Alert
+          severity="warning"
+          role="alert"
+          action={
+            onResume && (
+              <Button color="inherit" size="small" onClick={onResume} loading={resuming}>
+                {t('caseList.import.resume')}
+              </Button>
+            )
+          }
+        >
+          {t('caseList.import.interrupted', { done: n(job.processed), total: n(job.total) })}
+        </Alert>
+      )}
+      {job.status !== 'rejected' && <Alert severity="success" role="status">{t('caseList.import.created', { count: job.created })}</Alert>}
+      {job.skipped > 0 && <Alert severity="info" role="status">{t('caseList.import.skipped', { count: job.skipped })}</Alert>}
+      {job.failed > 0 && (
+        <Alert severity="error" action={<RejectedRowsButton job={job} variant="text" />}>
+          {t('caseList.import.failed', { count: job.failed })}
+        </Alert>
+      )}
+      {job.errors.length > 0 && <RowErrors title={t('caseList.import.failedRows', { count: bad })} errors={job.errors} labelOf={labelOf} />}
     </Box>
   );
 }
