@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { NOTIFICATION_KINDS } from '../../../core/api/comments.js';
+import { MAIL_EVENTS } from '../../../core/api/templates.js';
 import { MENU } from '../../../core/menu.js';
 import { writeCookie } from '../lib/cookies.js';
 import '../test/utils.js';
@@ -39,6 +41,15 @@ describe('translations', () => {
       const forms = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
       for (const base of plurals) for (const form of forms) expect(all, `${language}: ${base}`).toContain(`${base}_${form}`);
     }
+  });
+
+  test('every notification kind has its text and its label, every email event its label', () => {
+    const all = new Set(keys(en).map((key) => key.replace(PLURAL, '')));
+    for (const kind of NOTIFICATION_KINDS) {
+      expect(all, kind).toContain(`notifications.kinds.${kind}`);
+      expect(all, kind).toContain(`templates.events.${kind}`);
+    }
+    for (const event of MAIL_EVENTS) expect(all, event).toContain(`templates.events.${event}`);
   });
 
   test('every menu label has its key', () => {
