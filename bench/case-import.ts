@@ -93,9 +93,13 @@ async function main() {
     const idle = rssMiB(pid);
 
     const file = applicantsCsv(`B${Date.now().toString(36)}`, ROWS);
+    const stopUpload = watch(base, reviewer, pid);
+    const uploadStarted = performance.now();
     const uploaded = await fetch(`${base}/api/cases/imports?protocolId=${protocolId}&fileName=bench.csv`, { method: 'POST', headers: { ...headers, 'content-type': 'text/csv' }, body: new Uint8Array(file) });
     if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
     const job = (await uploaded.json()) as { id: number };
+    const uploadMs = performance.now() - uploadStarted;
+    const duringUpload = await stopUpload();
     const mapping = { mapping: Object.fromEntries(COLUMNS.map((c) => [c, c])), refColumn: 'ref' };
     const post = (url: string) => fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(mapping) });
 
@@ -123,9 +127,10 @@ async function main() {
     const row = (label: string, value: string) => console.log(`| ${label} | ${value} |`);
     console.log(`\nimport of ${ROWS} rows, ${process.env.DATABASE_URL ? "the machine's PostgreSQL" : 'embedded PostgreSQL'}\n`);
     console.log('| measure | value |\n|---|---|');
+    row('upload', `${(uploadMs / 1000).toFixed(1)} s (${(file.length / 1024 / 1024).toFixed(1)} MB), list p95 meanwhile ${duringUpload.p95.toFixed(0)} ms`);
     row('dry run', `${(dryMs / 1000).toFixed(1)} s (${dry.status}, valid ${dryAnswer.valid ?? '-'}, errors ${dryAnswer.errors?.length ?? '-'})`);
     row('import', `${(importMs / 1000).toFixed(1)} s, ${Math.round(state.created / (importMs / 1000))} rows/s (${state.status}: created ${state.created}, failed ${state.failed})`);
-    row('server memory', `idle ${idle.toFixed(0)} MiB, peak ${Math.max(duringDry.peak, duringImport.peak).toFixed(0)} MiB, 5 s after ${after.toFixed(0)} MiB`);
+    row('server memory', `idle ${idle.toFixed(0)} MiB, peak ${Math.max(duringUpload.peak, duringDry.peak, duringImport.peak).toFixed(0)} MiB, 5 s after ${after.toFixed(0)} MiB`);
     row("another user's case list, p95", `during the dry run ${duringDry.p95.toFixed(0)} ms (${duringDry.samples}), during the import ${duringImport.p95.toFixed(0)} ms (${duringImport.samples})`);
   } finally {
     server.proc.kill('SIGTERM');

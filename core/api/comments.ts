@@ -152,7 +152,10 @@ export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchem
 /**
  * In-app notifications, one kind per event of issue 16 (the email events but
  * the digest). GET /api/notifications. `taskId`/`taskName` name the task of
- * a task event; `detail` is the reason of a returned application.
+ * a task event; `detail` is the reason of a returned application, or the
+ * file's name of an import. A bulk import tells each assignee once
+ * (`tasks_imported`, `count` tasks of import `importId`) and its importer
+ * when it ends (`import_done`, `count` cases created).
  */
 export const NOTIFICATION_KINDS = [
   'mention',
@@ -164,6 +167,8 @@ export const NOTIFICATION_KINDS = [
   'case_completed',
   'case_closed',
   'comment_visible',
+  'tasks_imported',
+  'import_done',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({
@@ -175,6 +180,8 @@ export const notificationSchema = z.object({
   taskName: z.string().nullable(),
   detail: z.string().nullable(),
   commentId: z.number().nullable(),
+  importId: z.number().nullable(),
+  count: z.number().nullable(),
   byName: z.string().nullable(),
   createdAt: z.date(),
   readAt: z.date().nullable(),
@@ -182,7 +189,7 @@ export const notificationSchema = z.object({
 export const notificationListSchema = z.object({ items: z.array(notificationSchema), unread: z.number() });
 
 /** The events whose notification may also come by email, and those a daily digest gathers instead. */
-export const DIGESTED_KINDS: readonly NotificationKind[] = ['task_assigned', 'task_due_soon', 'task_overdue', 'mention'];
+export const DIGESTED_KINDS: readonly NotificationKind[] = ['task_assigned', 'task_due_soon', 'task_overdue', 'mention', 'tasks_imported'];
 
 /** A person's choice (GET and PUT /api/notifications/preferences): which events also reach them by email, and the daily digest. */
 export const notificationPreferencesSchema = z.strictObject({

@@ -24,6 +24,8 @@ export const MAIL_EVENTS = [
   'comment_visible',
   'mention',
   'digest',
+  'tasks_imported',
+  'import_done',
 ] as const;
 export type MailEvent = (typeof MAIL_EVENTS)[number];
 

@@ -35,6 +35,8 @@ export const PLACEHOLDERS = [
   'supportPhone',
   'supportEmail',
   'taskList',
+  'count',
+  'fileName',
 ] as const;
 export type PlaceholderName = (typeof PLACEHOLDERS)[number];
 const KNOWN: ReadonlySet<string> = new Set(PLACEHOLDERS);

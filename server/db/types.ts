@@ -122,22 +122,35 @@ export interface CaseExports {
   user_id: number;
 }
 
+export interface CaseImportRows {
+  case_id: number | null;
+  cells: ColumnType<string[], string, string>;
+  errors: ColumnType<Array<{ field: string | null; message: string }> | null, string | null | undefined, string | null>;
+  import_id: number;
+  line: number;
+  outcome: 'created' | 'skipped' | 'failed' | null;
+}
+
 export interface CaseImports {
-  content: string;
+  content: string | null;
   created: Generated<number>;
   created_at: Generated<Timestamp>;
   entity_id: number;
   errors: ColumnType<Array<{ line: number; field: string | null; message: string }>, string | undefined, string>;
   failed: Generated<number>;
   file_name: string;
+  finished_at: Timestamp | null;
   header: ColumnType<string[], string, string>;
   id: Generated<number>;
+  kind: Generated<'csv' | 'xlsx'>;
   mapping: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  mode: Generated<'valid_rows' | 'all_or_nothing'>;
   processed: Generated<number>;
   protocol_id: number;
   ref_column: string | null;
   skipped: Generated<number>;
-  status: Generated<'uploaded' | 'running' | 'done' | 'interrupted'>;
+  started_at: Timestamp | null;
+  status: Generated<'uploaded' | 'running' | 'done' | 'interrupted' | 'rejected'>;
   total: number;
   updated_at: Generated<Timestamp>;
   user_id: number;
@@ -314,11 +327,13 @@ export interface Notifications {
   by_user_id: number | null;
   case_id: number | null;
   comment_id: number | null;
+  count: number | null;
   created_at: Generated<Timestamp>;
   detail: string | null;
   entity_id: number;
   id: Generated<number>;
-  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible';
+  import_id: number | null;
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done';
   read_at: Timestamp | null;
   task_id: number | null;
   user_id: number;
@@ -491,6 +506,7 @@ export interface DB {
   case_document_marks: CaseDocumentMarks;
   case_events: CaseEvents;
   case_exports: CaseExports;
+  case_import_rows: CaseImportRows;
   case_imports: CaseImports;
   case_participants: CaseParticipants;
   cases: Cases;

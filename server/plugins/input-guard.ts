@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 
@@ -42,8 +43,8 @@ const pathOf = (node: Node): string => {
 
 /**
  * The first NUL or excessive nesting in `input`, walked without recursion so
- * that the check itself cannot overflow the stack. Buffers (CSV uploads) are
- * left to their own parsers.
+ * that the check itself cannot overflow the stack. Buffers and streams (file
+ * uploads) are left to their own parsers.
  */
 export function findProblem(input: unknown, rootKey: string): InputProblem | undefined {
   const stack: Node[] = [{ value: input, depth: 0, parent: undefined, key: rootKey }];
@@ -54,7 +55,8 @@ export function findProblem(input: unknown, rootKey: string): InputProblem | und
       if (value.includes('\u0000')) return { path: pathOf(node), message: 'validation.nul' };
       continue;
     }
-    if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) continue;
+    // Buffers and streams (uploads) are left to their own readers: only parsed JSON and query values are walked.
+    if (!value || typeof value !== 'object' || Buffer.isBuffer(value) || value instanceof Stream) continue;
     if (node.depth >= MAX_INPUT_DEPTH) return { path: pathOf(node), message: 'validation.tooDeep', params: { max: MAX_INPUT_DEPTH } };
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: String(i) });

@@ -38,5 +38,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('mail_templates_entity_event_idx').on('mail_templates').columns(['entity_id', 'event']).execute();
 
   const entities = await sql<{ id: number }>`select id from entities`.execute(db);
-  for (const e of entities.rows) await seedEntityMailTemplates(db as never, Number(e.id));
+  for (const e of entities.rows) {
+    await seedEntityMailTemplates(db as never, Number(e.id), ['application_submitted', 'task_assigned', 'task_due_soon', 'task_overdue', 'case_returned', 'case_completed', 'case_closed', 'comment_visible', 'mention', 'digest']);
+  }
 }

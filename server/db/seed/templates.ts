@@ -78,6 +78,20 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
     htmlEn: `<p>Hello {{recipientName}},</p><p>{{mentionedBy}} mentioned you on case {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('Open the case')}${sign}`,
     htmlEs: `<p>Hola {{recipientName}}:</p><p>{{mentionedBy}} lo mencionó en el caso {{caseNumber}}:</p><blockquote>{{comment}}</blockquote>${link('Abrir el caso')}${sign}`,
   },
+  tasks_imported: {
+    name: 'Tasks from an import',
+    subjectEn: '{{count}} new tasks from an import',
+    subjectEs: '{{count}} tareas nuevas de una importación',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The import of <strong>{{fileName}}</strong> gave you {{count}} new tasks.</p>${link('Open your pending tasks')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La importación de <strong>{{fileName}}</strong> le asignó {{count}} tareas nuevas.</p>${link('Abrir sus tareas pendientes')}${sign}`,
+  },
+  import_done: {
+    name: 'Import finished',
+    subjectEn: 'Your import of {{fileName}} has finished',
+    subjectEs: 'Su importación de {{fileName}} terminó',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The import of <strong>{{fileName}}</strong> has finished: {{count}} applications were created. {{reason}}</p>${link('See the import')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La importación de <strong>{{fileName}}</strong> terminó: se crearon {{count}} solicitudes. {{reason}}</p>${link('Ver la importación')}${sign}`,
+  },
   digest: {
     name: 'Daily digest',
     subjectEn: 'Your tasks and mentions today',
@@ -87,9 +101,10 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
   },
 };
 
-/** A tenant's default template for every event it lacks one for (new tenants, and every tenant in migration 0015). */
-export async function seedEntityMailTemplates(db: Db, entityId: number): Promise<void> {
-  const rows = Object.entries(DEFAULT_MAIL_TEMPLATES).map(([event, t]) => {
+/** A tenant's default template for every event it lacks one for (new tenants, and every tenant in migrations 0015 and 0019). */
+export async function seedEntityMailTemplates(db: Db, entityId: number, events?: readonly MailEvent[]): Promise<void> {
+  // A migration names the events its schema knows (later events are added by later migrations).
+  const rows = Object.entries(DEFAULT_MAIL_TEMPLATES).filter(([event]) => !events || events.includes(event as MailEvent)).map(([event, t]) => {
     const en = sanitizeBody(t.htmlEn);
     const es = sanitizeBody(t.htmlEs);
     return {

@@ -9,6 +9,7 @@
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read) or commands.ts (to change), and presents the answer. No SQL here.
  */
+import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { newApplicationsOpen } from '../../../core/dates.js';
 import { AppError } from '../../errors.js';
@@ -25,8 +26,8 @@ import {
   startDraft,
   submitDraft,
 } from './commands.js';
-import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport } from './export.js';
-import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importView, mappingBody, MAX_FILE_BYTES, startImport, uploadImport, uploadQuery } from './import.js';
+import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport, XLSX_TYPE } from './export.js';
+import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importListQuery, importListSchema, importView, listImports, mappingBody, rejectedRowsCsv, startImport, uploadImport, uploadQuery } from './import.js';
 import { TRANSITIONS } from './policy.js';
 import {
   caseHistory,
@@ -304,36 +305,65 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(204).send(null);
   });
 
-  // ---------------------------------------------------------------- CSV import
+  // ---------------------------------------------------------------- bulk import (CSV or Excel)
 
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
+    // The body stays a stream: uploadImport spools it (its size checked as it comes) and reads it by content.
+    scope.addContentTypeParser(['text/csv', 'application/csv', XLSX_TYPE, 'application/octet-stream'], (_req, payload, done) => done(null, payload));
     scope.post(
       '/api/cases/imports',
       {
         config: { access: { target: 'admin_cases', action: 'update' } },
-        bodyLimit: MAX_FILE_BYTES,
-        schema: { tags: ['cases'], summary: 'Upload a CSV of cases (the raw file as a text/csv body) for a protocol', querystring: uploadQuery, response: { 201: importJobSchema } },
+        schema: { tags: ['cases'], summary: 'Upload a CSV or Excel file of cases (the raw file as the body) for a protocol: up to 1,000,000 rows or 200 MB', querystring: uploadQuery, response: { 201: importJobSchema } },
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        if (!Buffer.isBuffer(request.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-        const id = await uploadImport(app.db, actor, { ...request.query, body: request.body });
-        return reply.status(201).send(await importView(app.db, actor, id));
+        const body = request.body as NodeJS.ReadableStream | undefined;
+        if (!body || typeof (body as { pipe?: unknown }).pipe !== 'function') throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+        // Through a PassThrough: a file refused half-way (past the limit) stops being read without destroying the
+        // request, so the 413 still reaches the client; the connection then closes instead of draining the rest.
+        const through = new PassThrough();
+        body.pipe(through);
+        try {
+          const id = await uploadImport(app.db, actor, { ...request.query, body: through }, request.lang);
+          return reply.status(201).send(await importView(app.db, actor, id));
+        } catch (e) {
+          body.unpipe(through);
+          if (e instanceof AppError && e.code === 'PAYLOAD_TOO_LARGE') reply.header('connection', 'close');
+          throw e;
+        }
       },
     );
   });
 
+  app.get(
+    '/api/cases/imports',
+    { config: { access: { target: 'admin_cases', action: 'update' } }, schema: { tags: ['cases'], summary: "The tenant's imports, newest first, with their progress", querystring: importListQuery, response: { 200: importListSchema } } },
+    async (request) => listImports(app.db, actorOf(request), request.query),
+  );
+
   app.get('/api/cases/imports/:id', { config: { access: { target: 'admin_cases', action: 'update' } }, schema: { tags: ['cases'], summary: 'An import and its progress', params: s.idParams, response: { 200: importJobSchema } } }, async (request) =>
     importView(app.db, actorOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/cases/imports/:id/rejected',
+    { config: { access: { target: 'admin_cases', action: 'update' } }, schema: { tags: ['cases'], summary: 'The rejected rows as CSV (the columns of the file, the line and the reasons), to fix and import again', params: s.idParams } },
+    async (request, reply) => {
+      const file = await rejectedRowsCsv(app.db, actorOf(request), request.params.id, request.lang);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .send(file.body);
+    },
   );
 
   app.post(
     '/api/cases/imports/:id/dry-run',
     {
       config: { access: { target: 'admin_cases', action: 'update' } },
-      schema: { tags: ['cases'], summary: 'Check every row with the form, writing nothing', params: s.idParams, body: mappingBody, response: { 200: dryRunSchema } },
+      schema: { tags: ['cases'], summary: 'Check every row with the rules of the import, writing nothing', params: s.idParams, body: mappingBody, response: { 200: dryRunSchema } },
     },
     async (request) => dryRunImport(app.db, actorOf(request), request.params.id, request.body, request.lang),
   );
@@ -342,7 +372,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/cases/imports/:id/run',
     {
       config: { access: { target: 'admin_cases', action: 'update' } },
-      schema: { tags: ['cases'], summary: 'Import the rows in the background; follow it with GET', params: s.idParams, body: mappingBody, response: { 202: importJobSchema } },
+      schema: { tags: ['cases'], summary: 'Import the rows in the background (the valid ones, or all or nothing); follow it with GET', params: s.idParams, body: mappingBody, response: { 202: importJobSchema } },
     },
     async (request, reply) => {
       const actor = actorOf(request);

@@ -27,7 +27,7 @@ import { translate } from '../../i18n.js';
 import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
 import { renderTemplate } from '../templates/commands.js';
-import { caseNoticeFacts, digestCandidates, digestContents, insertNotifications, markDigestSent, type NoticeRecipient, recipientsOf, savePreferences, taskNoticeFacts } from './repo.js';
+import { caseNoticeFacts, digestCandidates, programmeFacts, digestContents, insertNotifications, markDigestSent, type NoticeRecipient, recipientsOf, savePreferences, taskNoticeFacts } from './repo.js';
 
 type Trx = Transaction<Database>;
 
@@ -113,6 +113,49 @@ export async function notify(trx: Trx, env: NotifyEnv, notice: Notice): Promise<
     };
     const mail = await renderTemplate(trx, notice.entityId, notice.event as MailEvent, language, values, notice.templateId);
     await queueMail(trx, { entityId: notice.entityId, to: r.email, subject: mail.subject, html: mail.html, text: mail.text, caseId: c.id, userId: r.id, event: notice.event }, env.smtpConfigured);
+  }
+  return mailed.length;
+}
+
+/** What a bulk import tells: each assignee once (`tasks_imported`, how many tasks), and its importer when it ends (`import_done`). */
+export interface ImportNotice {
+  event: 'tasks_imported' | 'import_done';
+  entityId: number;
+  importId: number;
+  fileName: string;
+  byUserId: number | null;
+  /** Per recipient, the count the notice carries (tasks given to them, or cases created). */
+  counts: Map<number, number>;
+  /** For `import_done`: what else to say (rows rejected, nothing imported), per language. */
+  note?: (language: TemplateLanguage) => string;
+}
+
+/** Tells the recipients of an import notice, in the caller's transaction (a few statements for any number of recipients). */
+export async function notifyImport(trx: Trx, env: NotifyEnv, notice: ImportNotice): Promise<number> {
+  const ids = [...notice.counts.keys()].filter((id) => notice.event === 'import_done' || id !== notice.byUserId);
+  if (ids.length === 0) return 0;
+  const recipients = await recipientsOf(trx, notice.entityId, ids);
+  await insertNotifications(
+    trx,
+    recipients.map((r) => ({
+      entityId: notice.entityId, userId: r.id, kind: notice.event, caseId: null, commentId: null,
+      byUserId: notice.byUserId, detail: notice.fileName, importId: notice.importId, count: notice.counts.get(r.id) ?? 0,
+    })),
+  );
+  const mailed = recipients.filter((r) => wantsEmail(r, notice.event));
+  if (mailed.length === 0) return 0;
+  const project = await programmeFacts(trx, notice.entityId);
+  for (const r of mailed) {
+    const mail = await renderTemplate(trx, notice.entityId, notice.event, r.language, {
+      recipientName: r.name,
+      count: String(notice.counts.get(r.id) ?? 0),
+      fileName: notice.fileName,
+      reason: notice.note?.(r.language) ?? '',
+      recordLink: notice.event === 'import_done' ? `${env.publicUrl}/cases/imports` : `${env.publicUrl}/pendings`,
+      programTitle: project.title,
+      supportPhone: project.supportPhone,
+    });
+    await queueMail(trx, { entityId: notice.entityId, to: r.email, subject: mail.subject, html: mail.html, text: mail.text, userId: r.id, event: notice.event }, env.smtpConfigured);
   }
   return mailed.length;
 }

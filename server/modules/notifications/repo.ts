@@ -25,6 +25,8 @@ export interface NewNotification {
   commentId: number | null;
   byUserId: number | null;
   detail?: string | null;
+  importId?: number | null;
+  count?: number | null;
 }
 
 /** Writes notifications in the caller's transaction. */
@@ -42,6 +44,8 @@ export async function insertNotifications(trx: Trx, items: NewNotification[]): P
         comment_id: n.commentId,
         by_user_id: n.byUserId,
         detail: n.detail ? n.detail.slice(0, 500) : null,
+        import_id: n.importId ?? null,
+        count: n.count ?? null,
       })),
     )
     .execute();
@@ -70,6 +74,12 @@ export async function recipientsOf(trx: Trx, entityId: number, ids: number[]): P
     .orderBy('id')
     .execute();
   return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, language: r.language, timeZone: r.time_zone, emailEvents: r.email_events, digest: r.digest }));
+}
+
+/** The programme a tenant's messages sign with (its first project). */
+export async function programmeFacts(trx: Trx, entityId: number): Promise<{ title: string; supportPhone: string }> {
+  const p = await trx.selectFrom('projects').where('entity_id', '=', entityId).select(['title', 'support_phone']).orderBy('is_default', 'desc').orderBy('id').executeTakeFirst();
+  return { title: p?.title ?? '', supportPhone: p?.support_phone ?? '' };
 }
 
 /** A case's facts for a message: its number and state, the applicant's names and email, the programme. */
@@ -237,14 +247,14 @@ export async function listNotifications(db: Db, actor: Actor) {
       .leftJoin('users as b', 'b.id', 'n.by_user_id')
       .where(ownNotifications(actor) as never)
       .leftJoin('tasks as k', 'k.id', 'n.task_id')
-      .select(['n.id', 'n.kind', 'n.case_id', 'c.serial', 'n.task_id', 'k.name as task_name', 'n.detail', 'n.comment_id', 'b.name as by_name', 'n.created_at', 'n.read_at'])
+      .select(['n.id', 'n.kind', 'n.case_id', 'c.serial', 'n.task_id', 'k.name as task_name', 'n.detail', 'n.comment_id', 'n.import_id', 'n.count', 'b.name as by_name', 'n.created_at', 'n.read_at'])
       .orderBy('n.id', 'desc')
       .limit(NOTIFICATIONS_SHOWN)
       .execute(),
     unreadCount(db, actor),
   ]);
   return {
-    items: rows.map((r) => ({ id: r.id, kind: r.kind, caseId: r.case_id, caseNumber: r.serial, taskId: r.task_id, taskName: r.task_name, detail: r.detail, commentId: r.comment_id, byName: r.by_name, createdAt: r.created_at, readAt: r.read_at })),
+    items: rows.map((r) => ({ id: r.id, kind: r.kind, caseId: r.case_id, caseNumber: r.serial, taskId: r.task_id, taskName: r.task_name, detail: r.detail, commentId: r.comment_id, importId: r.import_id, count: r.count, byName: r.by_name, createdAt: r.created_at, readAt: r.read_at })),
     unread,
   };
 }

@@ -162,7 +162,7 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
     const m = members.find((x) => x.id === id) ?? members[0];
     return { userId: m.id };
   };
-  if (members[0].assignment === 'least_loaded') return pick(members.reduce((best, m) => (m.load < best.load ? m : best)).id);
+  if (members[0].assignment === 'least_loaded') return pick(leastLoaded(members));
   // Round-robin: move the team's cursor in one atomic statement. No lock is held to the end
   // of the transaction, so assignments to one team do not queue behind each other.
   const ids = members.map((m) => m.id);
@@ -175,6 +175,18 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
   return pick(moved.rows[0]?.last_assigned_user_id ?? ids[0]);
 }
 
+
+/** The least loaded member (the first by id among equals). `members` are ordered by id. */
+export function leastLoaded(members: ReadonlyArray<{ id: number; load: number }>): number {
+  return members.reduce((best, m) => (m.load < best.load ? m : best)).id;
+}
+
+/** Round-robin: the member after `cursor` (by id), or the first. `ids` ascending. */
+export function nextRoundRobin(ids: readonly number[], cursor: number | null): number {
+  return ids.find((x) => x > (cursor ?? 0)) ?? ids[0];
+}
+
+export { LOAD_CAP };
 
 // ---------------------------------------------------------------- creating tasks
 
