@@ -65,7 +65,7 @@ const chooseOption = async (combobox: HTMLElement, name: string | RegExp) => {
 /** Opens the dialog from /cases and uploads `file`. */
 async function upload(file: File) {
   renderApp('/cases');
-  fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 15_000 }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 30_000 }));
   const dialog = await screen.findByRole('dialog', { name: 'Import applications from CSV or Excel' });
   const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
   if (!input) throw new Error('no file input');
@@ -87,7 +87,7 @@ describe('CSV and Excel import from /cases', () => {
     setScreenWidth(1366);
     const fetchMock = serve();
     renderApp('/cases');
-    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 15_000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 30_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Import applications from CSV or Excel' });
     expect(within(dialog).getByText(/at most 1,000,000 rows or 200 MB/)).toBeInTheDocument();
     const file = new File(['ref,firstName,apellido,renta,owner\nEXT-1,Nombre1,Apellido 1,501,\n'], 'applicants.csv', { type: 'text/csv' });
@@ -196,7 +196,7 @@ describe('CSV and Excel import from /cases', () => {
     setScreenWidth(1366);
     const fetchMock = serve(sessionFixture, { dryRunRefusal: false });
     renderApp('/cases');
-    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 15_000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Import' }, { timeout: 30_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Import applications from CSV or Excel' });
     const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
     expect(input?.accept).toContain('.xlsx');
