@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCan, useSession } from '../../../app/session/session.js';
+import { useCan } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { useInvalidateCases } from '../api.js';
 import { CaseFilters } from './CaseFilters.js';
@@ -28,7 +28,6 @@ import { useCaseListState } from './useCaseListState.js';
 export default function CaseListPage() {
   const { t } = useTranslation();
   const can = useCan();
-  const session = useSession();
   const listState = useCaseListState();
   const { url, protocols, ownerName } = listState;
   const columns = useCaseColumns();
@@ -50,7 +49,7 @@ export default function CaseListPage() {
             {t('caseList.import.button')}
           </Button>
         )}
-        {session.targets.includes('admin_cases') && (
+        {can('admin_cases', 'update') && (
           <Button component={Link} to="/cases/imports" variant="outlined" startIcon={<HistoryOutlined />}>
             {t('caseImports.link')}
           </Button>
