@@ -55,6 +55,8 @@ export function RejectedRowsButton({ job, variant = 'outlined', labelled = false
   return (
     <Button
       variant={variant}
+      // As a text button it sits in an alert: the alert's own text colour keeps its contrast (WCAG AA).
+      color={variant === 'text' ? 'inherit' : 'primary'}
       size={variant === 'text' ? 'small' : 'medium'}
       startIcon={<FileDownloadOutlined />}
       loading={download.isPending}
