@@ -37,6 +37,7 @@ describe('route patterns', () => {
       '/admin-cases',
       '/cases/new',
       '/cases/drafts',
+      '/cases/imports',
       '/cases/:id',
       '/main/acl_acciones',
       '/main/acl_objetos',
