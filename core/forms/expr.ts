@@ -266,10 +266,19 @@ export function evaluate(tree: Node, scope: Scope): unknown {
 }
 
 /** Parses once, evaluates to a boolean. An empty condition is true. */
+const always = () => true;
+/** Compiled conditions by source: a form's few conditions are parsed once, not once per validated row. */
+const compiled = new Map<string, (scope: Scope) => boolean>();
+
 export function compileCondition(src: string | undefined | null): (scope: Scope) => boolean {
-  if (src === undefined || src === null || src.trim() === '') return () => true;
+  if (src === undefined || src === null || src.trim() === '') return always;
+  const known = compiled.get(src);
+  if (known) return known;
   const tree = parseExpr(src);
-  return (scope) => truthy(evaluate(tree, scope));
+  const fn = (scope: Scope) => truthy(evaluate(tree, scope));
+  if (compiled.size >= 1000) compiled.clear();
+  compiled.set(src, fn);
+  return fn;
 }
 
 /** The error of a condition, or undefined when it parses. */
