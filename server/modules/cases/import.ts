@@ -43,6 +43,9 @@ type RowError = { line: number; field: string | null; message: string };
 /** Rows per batch: one transaction of the run, one read of the dry run, one insert of the upload. */
 const BATCH = 1000;
 const MAX_ERRORS = 1_000;
+/** Rows checked between two turns of the event loop. */
+const YIELD_EVERY = 250;
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 export const IMPORT_MODES = ['valid_rows', 'all_or_nothing'] as const;
 const mappingBody = z.object({
   /** File column -> main-form field name */
@@ -325,15 +328,19 @@ export async function uploadImport(db: Db, actor: Actor, input: { protocolId: nu
         .returning('id')
         .executeTakeFirstOrThrow();
       let total = 0;
-      let batch: Array<{ import_id: number; line: number; cells: string }> = [];
+      let lines: number[] = [];
+      let cells: string[] = [];
+      // One statement per batch over two arrays (a parameter per column, not per value).
       const flush = async () => {
-        if (batch.length) await trx.insertInto('case_import_rows').values(batch).execute();
-        batch = [];
+        if (lines.length) await sql`insert into case_import_rows (import_id, line, cells) select ${row.id}, u.line, u.cells::jsonb from unnest(${lines}::int[], ${cells}::text[]) as u(line, cells)`.execute(trx);
+        lines = [];
+        cells = [];
       };
       for await (const r of table.rows()) {
-        batch.push({ import_id: row.id, line: r.line, cells: JSON.stringify(r.cells.map((c) => c.replaceAll('\u0000', ''))) });
+        lines.push(r.line);
+        cells.push(JSON.stringify(r.cells.map((c) => c.replaceAll('\u0000', ''))));
         total++;
-        if (batch.length === BATCH) await flush();
+        if (lines.length === BATCH) await flush();
       }
       await flush();
       await trx.updateTable('case_imports').set({ total }).where('id', '=', row.id).execute();
@@ -424,13 +431,15 @@ export async function dryRunImport(db: Db, actor: Actor, id: number, body: Mappi
   let valid = 0;
   let alreadyImported = 0;
   for await (const batch of importRows(db, job.id)) {
-    for (const row of batch) {
-      const r = checkRow(ctx, row);
+    for (let i = 0; i < batch.length; i++) {
+      const r = checkRow(ctx, batch[i] as { line: number; cells: string[] });
       if (r.kind === 'ok') valid++;
       else if (r.kind === 'skip') alreadyImported++;
       else if (errors.length < MAX_ERRORS) errors.push(...r.errors.map((e) => ({ line: r.line, ...e })));
+      // Other requests get their turn every few hundred rows (some 20 ms of checking).
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToOthers();
   }
   await db.updateTable('case_imports').set({ mapping: JSON.stringify(body.mapping), ref_column: body.refColumn, mode: body.mode, updated_at: new Date() }).where('id', '=', job.id).where('status', '<>', 'running').execute();
   return { valid, alreadyImported, errors: errors.slice(0, MAX_ERRORS) };
@@ -528,12 +537,13 @@ async function runAllOrNothing(s: RunState, lang: Lang): Promise<'done' | 'rejec
   let checkedRows = 0;
   for await (const rows of importRows(s.db, s.job.id)) {
     claimGone(s);
-    for (const r of rows) {
-      const c = checkRow(probe.ctx, r);
+    for (let i = 0; i < rows.length; i++) {
+      const c = checkRow(probe.ctx, rows[i] as { line: number; cells: string[] });
       if (c.kind === 'bad') bad.push({ line: c.line, outcome: 'failed', caseId: null, errors: c.errors });
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
     }
     checkedRows += rows.length;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToOthers();
   }
   if (bad.length > 0) {
     await s.db.transaction().execute(async (trx) => {
