@@ -283,8 +283,15 @@ describe('/admin-cases', () => {
   it('closes a case in bulk after a confirmation that says it cannot be undone, and reports each case', { timeout: 120_000 }, async () => {
     const ctx = await signedInContext(browser, 'coordinator@demo.test', 'es');
     const page = await ctx.newPage();
-    // A pending demo case other than the one the search journey finds.
-    const pending = (await getJson<{ items: CaseRow[] }>(ctx.request, '/api/cases?state=PENDING&limit=10&sortBy=serial&descending=false')).items.find((c) => c.applicant !== 'José Rodríguez');
+    // A pending case of its own (imported through the API), so that no other journey's demo case is closed under it.
+    const run = unique('close').replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+    const { items: protocols } = await getJson<{ items: Array<{ id: number; code: string }> }>(ctx.request, '/api/protocols?search=rental-assistance');
+    const protocolId = protocols.find((p) => p.code === 'rental-assistance')?.id as number;
+    const up = await ctx.request.post(`${baseUrl()}/api/cases/imports?protocolId=${protocolId}&fileName=one.csv`, { headers: { 'content-type': 'text/csv' }, data: Buffer.from(applicantsCsv(run, 1, []), 'utf8') });
+    const job = (await up.json()) as { id: number };
+    await ctx.request.post(`${baseUrl()}/api/cases/imports/${job.id}/run`, { data: { mapping: Object.fromEntries(FIELD_COLUMNS.map((c) => [c, c])), refColumn: 'ref' } });
+    for (let i = 0; i < 100 && (await getJson<{ status: string }>(ctx.request, `/api/cases/imports/${job.id}`)).status !== 'done'; i++) await new Promise((r) => setTimeout(r, 200));
+    const pending = (await getJson<{ items: CaseRow[] }>(ctx.request, `/api/cases?search=${run}&limit=1`)).items[0];
     if (!pending) throw new Error('no pending case');
     await page.goto(`/admin-cases?search=${encodeURIComponent(pending.number)}`);
     await page.getByRole('heading', { level: 1, name: 'Administración de radicaciones' }).waitFor();
