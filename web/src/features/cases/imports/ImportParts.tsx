@@ -1,8 +1,12 @@
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
+import { useTheme } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { type ChipTone, StateChip } from '../../../components/StateChip.js';
@@ -51,7 +55,19 @@ export function ImportProgress({ job, compact = false }: { job: ProgressJob; com
 export function RejectedRowsButton({ job, variant = 'outlined', labelled = false }: { job: Pick<ImportSummary, 'id' | 'fileName' | 'status' | 'failed'>; variant?: 'outlined' | 'text'; labelled?: boolean }) {
   const { t, i18n } = useTranslation();
   const download = useDownloadRejectedRows({ onError: (error) => showToast(errorMessage(error), 'error') });
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   if (!hasRejectedRows(job)) return null;
+  const name = t('caseImports.downloadRejectedOf', { file: job.fileName, count: job.failed, n: formatCount(job.failed, i18n.language) });
+  // In a table row (a list at desktop width) the icon alone, named and with its tooltip: the columns keep their room.
+  if (labelled && !phone) {
+    return (
+      <Tooltip title={name}>
+        <IconButton aria-label={name} onClick={() => download.mutate(job)} loading={download.isPending}>
+          <FileDownloadOutlined />
+        </IconButton>
+      </Tooltip>
+    );
+  }
   return (
     <Button
       variant={variant}
@@ -62,7 +78,7 @@ export function RejectedRowsButton({ job, variant = 'outlined', labelled = false
       loading={download.isPending}
       onClick={() => download.mutate(job)}
       // In a list, each button names its file.
-      {...(labelled ? { 'aria-label': t('caseImports.downloadRejectedOf', { file: job.fileName, count: job.failed, n: formatCount(job.failed, i18n.language) }) } : {})}
+      {...(labelled ? { 'aria-label': name } : {})}
     >
       {t('caseImports.downloadRejected')}
     </Button>

@@ -67,7 +67,7 @@ describe('/cases/imports', () => {
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(4);
     expect(within(rows[0] as HTMLElement).getAllByRole('columnheader').map((c) => c.textContent)).toEqual([
-      'File', 'Protocol', 'Uploaded by', 'Uploaded', 'State', 'Progress', 'Created', 'Skipped (imported before)', 'Rejected', 'Actions',
+      'File', 'Protocol', 'Uploaded', 'State', 'Progress', 'Created', 'Skipped (imported before)', 'Rejected', 'Actions',
     ]);
 
     // Running: a bar, the rows, the rate and the time left; its rejected rows wait for the end.
