@@ -130,7 +130,7 @@ async function main() {
     row('upload', `${(uploadMs / 1000).toFixed(1)} s (${(file.length / 1024 / 1024).toFixed(1)} MB), list p95 meanwhile ${duringUpload.p95.toFixed(0)} ms`);
     row('dry run', `${(dryMs / 1000).toFixed(1)} s (${dry.status}, valid ${dryAnswer.valid ?? '-'}, errors ${dryAnswer.errors?.length ?? '-'})`);
     row('import', `${(importMs / 1000).toFixed(1)} s, ${Math.round(state.created / (importMs / 1000))} rows/s (${state.status}: created ${state.created}, failed ${state.failed})`);
-    row('server memory', `idle ${idle.toFixed(0)} MiB, peak ${Math.max(duringUpload.peak, duringDry.peak, duringImport.peak).toFixed(0)} MiB, 5 s after ${after.toFixed(0)} MiB`);
+    row('server memory', `idle ${idle.toFixed(0)} MiB, peak ${Math.max(duringUpload.peak, duringDry.peak, duringImport.peak).toFixed(0)} MiB (upload ${duringUpload.peak.toFixed(0)}, dry run ${duringDry.peak.toFixed(0)}, import ${duringImport.peak.toFixed(0)}), 5 s after ${after.toFixed(0)} MiB`);
     row("another user's case list, p95", `during the dry run ${duringDry.p95.toFixed(0)} ms (${duringDry.samples}), during the import ${duringImport.p95.toFixed(0)} ms (${duringImport.samples})`);
   } finally {
     server.proc.kill('SIGTERM');
