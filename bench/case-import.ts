@@ -14,30 +14,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { APPLICANT_MAPPING, applicantsCsv } from '../tests/support/applicants-csv.js';
 import { benchDatabase } from './support.js';
 import { freePort, type ServerProcess, startServer } from '../tests/support/server-process.js';
 
 const ROWS = Number(process.env.ROWS ?? 2000);
 const dirs: string[] = [];
-
-const COLUMNS = [
-  'firstName', 'lastName', 'documentType', 'documentNumber', 'email', 'phone', 'departamento', 'municipio', 'zipCode', 'payRent', 'housing_assistance',
-  'income_required_housing_assistance', 'householdInformation.memberName', 'householdInformation.relationship', 'householdInformation.age',
-];
-
-function applicantsCsv(run: string, rows: number): Buffer {
-  const lines = [['ref', ...COLUMNS].join(',')];
-  for (let i = 1; i <= rows; i++) {
-    const section8 = i % 2 === 1;
-    lines.push(
-      [
-        `${run}-${i}`, `Nombre${i}`, `Apellido ${i}`, 'CC', `${run}${i}`, `p${i}.${run}@example.org`, '3001234567', '11', '11001', '11001',
-        String(500 + (i % 900)), section8 ? 'sí' : 'no', section8 ? '250' : '', `Nombre${i} Apellido ${i}`, 'self', String(20 + (i % 60)),
-      ].join(','),
-    );
-  }
-  return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
-}
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -92,7 +74,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssMiB(pid);
 
-    const file = applicantsCsv(`B${Date.now().toString(36)}`, ROWS);
+    const file = Buffer.from(applicantsCsv(`B${Date.now().toString(36)}`, ROWS), 'utf8');
     const stopUpload = watch(base, reviewer, pid);
     const uploadStarted = performance.now();
     const uploaded = await fetch(`${base}/api/cases/imports?protocolId=${protocolId}&fileName=bench.csv`, { method: 'POST', headers: { ...headers, 'content-type': 'text/csv' }, body: new Uint8Array(file) });
@@ -100,7 +82,7 @@ async function main() {
     const job = (await uploaded.json()) as { id: number };
     const uploadMs = performance.now() - uploadStarted;
     const duringUpload = await stopUpload();
-    const mapping = { mapping: Object.fromEntries(COLUMNS.map((c) => [c, c])), refColumn: 'ref' };
+    const mapping = APPLICANT_MAPPING;
     const post = (url: string) => fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(mapping) });
 
     let stop = watch(base, reviewer, pid);

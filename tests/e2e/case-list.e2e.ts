@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPLICANT_COLUMNS, APPLICANT_MAPPING, applicantsCsv } from '../support/applicants-csv.js';
 import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signIn, signedInContext, unique } from './browser.js';
 
 /**
@@ -153,27 +154,6 @@ describe('/cases: advanced search on a form field, in the address, saved and exp
   });
 });
 
-// The CSV of the import, built from the demo application form's field names (the
-// columns map themselves), with an external reference column and three bad rows.
-const FIELD_COLUMNS = [
-  'firstName', 'lastName', 'documentType', 'documentNumber', 'email', 'phone', 'departamento', 'municipio', 'zipCode', 'payRent', 'housing_assistance',
-  'income_required_housing_assistance', 'householdInformation.memberName', 'householdInformation.relationship', 'householdInformation.age',
-] as const;
-function applicantsCsv(run: string, rows: number, bad: number[]): string {
-  const lines = [['ref', ...FIELD_COLUMNS].join(',')];
-  for (let i = 1; i <= rows; i++) {
-    const ok = !bad.includes(i);
-    const section8 = i % 2 === 1;
-    lines.push(
-      [
-        `${run}-${i}`, ok ? `Nombre${i}` : '', `Apellido ${i}`, 'CC', `${run}${i}`, ok ? `p${i}.${run}@example.org` : 'bad-email', '3001234567', '11', '11001', '11001',
-        String(500 + (i % 900)), section8 ? 'sí' : 'no', section8 ? '250' : '', `Nombre${i} Apellido ${i}`, 'self', String(20 + (i % 60)),
-      ].join(','),
-    );
-  }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
-}
-
 const IMPORT_TEXT = {
   en: {
     title: 'Applications', import: 'Import', dialog: 'Import applications from CSV or Excel', rows: 'applicants.csv: rows to import: 1000', ref: 'Reference column',
@@ -202,7 +182,7 @@ describe('/cases: CSV import', () => {
     // The columns are the form's own fields (a repeat group's first row as group.field).
     const { protocols } = await getJson<{ protocols: Array<{ name: string; fields: Array<{ name: string }> }> }>(ctx.request, '/api/cases/search-fields');
     const formFields = protocols.find((p) => p.name === 'Rental assistance')?.fields.map((f) => f.name) ?? [];
-    for (const column of FIELD_COLUMNS.filter((c) => !c.includes('.'))) expect(formFields, column).toContain(column);
+    for (const column of APPLICANT_COLUMNS.filter((c) => !c.includes('.'))) expect(formFields, column).toContain(column);
     const run = unique(`e2e${lang}`).replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
     const buffer = Buffer.from(applicantsCsv(run, 1000, [10, 500, 999]), 'utf8');
     const imported = async () => (await getJson<{ total: number }>(ctx.request, `/api/cases?search=${run}&limit=1`)).total;
@@ -289,7 +269,7 @@ describe('/admin-cases', () => {
     const protocolId = protocols.find((p) => p.code === 'rental-assistance')?.id as number;
     const up = await ctx.request.post(`${baseUrl()}/api/cases/imports?protocolId=${protocolId}&fileName=one.csv`, { headers: { 'content-type': 'text/csv' }, data: Buffer.from(applicantsCsv(run, 1, []), 'utf8') });
     const job = (await up.json()) as { id: number };
-    await ctx.request.post(`${baseUrl()}/api/cases/imports/${job.id}/run`, { data: { mapping: Object.fromEntries(FIELD_COLUMNS.map((c) => [c, c])), refColumn: 'ref' } });
+    await ctx.request.post(`${baseUrl()}/api/cases/imports/${job.id}/run`, { data: APPLICANT_MAPPING });
     for (let i = 0; i < 100 && (await getJson<{ status: string }>(ctx.request, `/api/cases/imports/${job.id}`)).status !== 'done'; i++) await new Promise((r) => setTimeout(r, 200));
     const pending = (await getJson<{ items: CaseRow[] }>(ctx.request, `/api/cases?search=${run}&limit=1`)).items[0];
     if (!pending) throw new Error('no pending case');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../server/web-build.js';
+import { APPLICANT_MAPPING, applicantsCsv } from '../support/applicants-csv.js';
 import { freePort, startServer } from '../support/server-process.js';
 
 /**
@@ -23,24 +24,6 @@ beforeAll(async () => {
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-const COLUMNS = [
-  'firstName', 'lastName', 'documentType', 'documentNumber', 'email', 'phone', 'departamento', 'municipio', 'zipCode', 'payRent', 'housing_assistance',
-  'income_required_housing_assistance', 'householdInformation.memberName', 'householdInformation.relationship', 'householdInformation.age',
-];
-function applicantsCsv(run: string, rows: number): string {
-  const lines = [['ref', ...COLUMNS].join(',')];
-  for (let i = 1; i <= rows; i++) {
-    const section8 = i % 2 === 1;
-    lines.push(
-      [
-        `${run}-${i}`, `Nombre${i}`, `Apellido ${i}`, 'CC', `${run}${i}`, `p${i}.${run}@example.org`, '3001234567', '11', '11001', '11001',
-        String(500 + (i % 900)), section8 ? 'sí' : 'no', section8 ? '250' : '', `Nombre${i} Apellido ${i}`, 'self', String(20 + (i % 60)),
-      ].join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
 
 type Job = { id: number; status: string; processed: number; created: number; skipped: number; failed: number; total: number };
 
@@ -63,8 +46,7 @@ describe('a bulk import cut off by kill -9', () => {
     expect(up.status).toBe(201);
     const job = (await up.json()) as Job;
     expect(job.total).toBe(ROWS);
-    const mapping = { mapping: Object.fromEntries(COLUMNS.map((c) => [c, c])), refColumn: 'ref' };
-    const started = await fetch(`${url}/api/cases/imports/${job.id}/run`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(mapping) });
+        const started = await fetch(`${url}/api/cases/imports/${job.id}/run`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(APPLICANT_MAPPING) });
     expect(started.status).toBe(202);
 
     // Cut off once some batches have committed, well before the end.
