@@ -13,7 +13,7 @@
  * Cells stay the text that was written: nothing is cast or evaluated.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, ReadStream } from 'node:fs';
+import { createReadStream, ReadStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -62,6 +62,10 @@ export async function spoolToFile(
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `upload-${randomUUID()}.part`);
   let bytes = 0;
+  // The file is opened (and exists) before the copy starts, and the stream is closed before it is
+  // removed: a write stream that opens lazily could create the file after a failed upload removed it.
+  const handle = await open(file, 'wx', 0o600);
+  const sink = handle.createWriteStream();
   try {
     await pipeline(
       source as AsyncIterable<Uint8Array | string>,
@@ -74,10 +78,11 @@ export async function spoolToFile(
           yield data;
         }
       },
-      createWriteStream(file, { flags: 'wx', mode: 0o600 }),
+      sink,
     );
     return { path: file, bytes };
   } catch (error) {
+    if (!sink.closed) await new Promise<void>((done) => sink.once('close', () => done()));
     await rm(file, { force: true });
     throw error;
   }
