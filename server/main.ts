@@ -3,6 +3,7 @@
  * migrations, demo data, the web build, then listen. SIGINT/SIGTERM stop
  * accepting requests, let those in flight finish, and stop the database.
  */
+import './heap.js';
 import { buildApp } from './app.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
 import { dataLocation } from './db/data-dir.js';

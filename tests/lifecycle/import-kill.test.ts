@@ -13,7 +13,7 @@ import { freePort, startServer } from '../support/server-process.js';
  * the new process and goes on from the first row without an outcome, and it
  * ends with every row of the file imported exactly once.
  */
-const ROWS = Number(process.env.IMPORT_KILL_ROWS ?? 12_000);
+const ROWS = Number(process.env.IMPORT_KILL_ROWS ?? 100_000);
 const base = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 const dirs: string[] = [];
 const READY = /is running at (http:\/\/\S+)/;
@@ -46,14 +46,14 @@ describe('a bulk import cut off by kill -9', () => {
     expect(up.status).toBe(201);
     const job = (await up.json()) as Job;
     expect(job.total).toBe(ROWS);
-        const started = await fetch(`${url}/api/cases/imports/${job.id}/run`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(APPLICANT_MAPPING) });
+    const started = await fetch(`${url}/api/cases/imports/${job.id}/run`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(APPLICANT_MAPPING) });
     expect(started.status).toBe(202);
 
     // Cut off once some batches have committed, well before the end.
     let seen: Job;
     for (;;) {
       seen = await get<Job>(`/api/cases/imports/${job.id}`);
-      if (seen.processed >= 2000 || seen.status !== 'running') break;
+      if (seen.processed >= ROWS / 3 || seen.status !== 'running') break;
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(seen.status).toBe('running');

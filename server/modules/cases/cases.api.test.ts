@@ -206,9 +206,12 @@ describe('the list', () => {
     expect((await search(coordinator, [{ column: 'ownerName', op: 'ne', value: owner }])).json<List<Item>>().items.every((i) => i.ownerName !== owner)).toBe(true);
   });
 
-  it('keeps the form-data index without a pending list, so that searches never read one (migration 0011)', async () => {
-    const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = 'cases_data_gin'`.execute(t.db);
-    expect(rows[0]?.options).toContain('fastupdate=off');
+  it('keeps the GIN indexes of cases with a short pending list (256 kB), so that writes merge entries in runs and searches read little (migration 0020)', async () => {
+    const { rows } = await sql<{ name: string; options: string[] | null }>`select relname as name, reloptions as options from pg_class where relname in ('cases_data_gin', 'cases_search_name_trgm') order by relname`.execute(t.db);
+    expect(rows).toEqual([
+      { name: 'cases_data_gin', options: ['fastupdate=on', 'gin_pending_list_limit=256'] },
+      { name: 'cases_search_name_trgm', options: ['fastupdate=on', 'gin_pending_list_limit=256'] },
+    ]);
   });
 
   it('refuses an unknown column or operator with a clear 400', async () => {

@@ -139,37 +139,54 @@ describe('CSV import of cases', () => {
     expect(second.done.errors.map((e) => e.line)).toEqual([2, 4]);
   });
 
-  it('a 1,000-row file with three bad rows imports the rest and reports the three; again, it adds nothing', async () => {
-    const up = await upload(coordinator, csv(1000, [10, 500, 999]));
+  it('a 2,500-row file with three bad rows and a reference repeated two batches later imports the rest and reports the four; again, it adds nothing', async () => {
+    // Three batches of 1,000: each written while the next is read and checked. Line 2,401 repeats the reference of
+    // line 6, first seen two batches earlier: refused, and line 6 imported.
+    const file = () => {
+      const lines = csv(2500, [10, 1500, 2499]).split('\r\n');
+      const cells = (lines[2400] as string).split(',');
+      cells[0] = 'EXT-5';
+      lines[2400] = cells.join(',');
+      return lines.join('\r\n');
+    };
+    const up = await upload(coordinator, file());
     expect(up.statusCode).toBe(201);
     const job = up.json<Job>();
-    expect(job.total).toBe(1000);
+    expect(job.total).toBe(2500);
     expect(job.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['firstName', 'payRent']));
     expect(job.fields.map((f) => f.name)).not.toContain('householdInformation');
 
     const dry = (await post(`/api/cases/imports/${job.id}/dry-run`, mapping)).json<{ valid: number; errors: Job['errors'] }>();
-    expect(dry.valid).toBe(997);
-    expect([...new Set(dry.errors.map((e) => e.line))]).toEqual([11, 501, 1000]);
+    expect(dry.valid).toBe(2496);
+    expect([...new Set(dry.errors.map((e) => e.line))]).toEqual([11, 1501, 2401, 2500]);
     expect(dry.errors[0]).toEqual({ line: 11, field: 'firstName', message: 'This field is required' });
-    const before = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(dry.errors.find((e) => e.line === 2401)).toEqual({ line: 2401, field: 'ref', message: expect.stringMatching(/more than once|repeated|twice/i) });
+    const before = await countCases();
 
     expect((await post(`/api/cases/imports/${job.id}/run`, mapping)).statusCode).toBe(202);
     const done = await finished(job.id);
-    expect(done).toMatchObject({ status: 'done', processed: 1000, created: 997, skipped: 0, failed: 3 });
-    expect([...new Set(done.errors.map((e) => e.line))]).toEqual([11, 501, 1000]);
-    const after = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    expect(after - before).toBe(997);
+    expect(done).toMatchObject({ status: 'done', processed: 2500, created: 2496, skipped: 0, failed: 4 });
+    expect([...new Set(done.errors.map((e) => e.line))]).toEqual([11, 1501, 2401, 2500]);
+    const after = await countCases();
+    expect(after - before).toBe(2496);
+    // Every row has its outcome, each created row its own case, numbered without a gap.
+    const rows = await t.db.selectFrom('case_import_rows').where('import_id', '=', job.id).select(['outcome', 'case_id']).execute();
+    expect(rows.filter((r) => r.outcome === 'created').length).toBe(2496);
+    expect(rows.filter((r) => r.outcome === null)).toEqual([]);
+    const made = await t.db.selectFrom('cases').where('id', 'in', rows.flatMap((r) => (r.case_id ? [r.case_id] : []))).select(['serial_seq']).execute();
+    const seqs = made.map((c) => Number(c.serial_seq)).sort((a, b) => a - b);
+    expect(seqs.length).toBe(2496);
+    expect((seqs.at(-1) as number) - (seqs[0] as number)).toBe(2495);
     // The importer owns the cases: no "we received your application" to them, one per row.
     const announced = await t.db.selectFrom('notifications').where('kind', '=', 'application_submitted').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(announced.n)).toBe(0);
 
     // The same file again: nothing twice.
-    const again = (await upload(coordinator, csv(1000, [10, 500, 999]))).json<Job>();
+    const again = (await upload(coordinator, file())).json<Job>();
     await post(`/api/cases/imports/${again.id}/run`, mapping);
     const second = await finished(again.id);
-    expect(second).toMatchObject({ created: 0, skipped: 997, failed: 3 });
-    const final = Number((await t.db.selectFrom('cases').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-    expect(final).toBe(after);
+    expect(second).toMatchObject({ created: 0, skipped: 2496, failed: 4 });
+    expect(await countCases()).toBe(after);
   }, 120_000);
 
   it('runs through its job once: a second job for a finished import creates nothing and changes nothing', async () => {

@@ -468,12 +468,14 @@ interface RunState {
   signal?: AbortSignal;
 }
 
-/** One batch: its rows checked and the valid ones opened as cases, their outcomes saved; returns the counts. */
-async function runBatch(s: RunState, trx: Trx, reserve: Reserve, rows: Array<{ line: number; cells: string[] }>, extraLoad: Map<number, number>) {
+/** A batch's rows under the rules, in file order (the context remembers what they accept). */
+const checkBatch = (s: RunState, rows: Array<{ line: number; cells: string[] }>): Checked[] => rows.map((r) => checkRow(s.ctx, r));
+
+/** One checked batch written: the valid rows opened as cases, every row's outcome saved; returns the counts. */
+async function writeBatch(s: RunState, trx: Trx, reserve: Reserve, checked: Checked[], extraLoad: Map<number, number>) {
   // The protocol published again meanwhile: stop, rather than open cases on a version the user did not check against.
   const current = await trx.selectFrom('protocols').where('id', '=', s.job.protocol_id).select('published_version').executeTakeFirst();
   if (!current || current.published_version !== s.publishedVersion) throw new ProtocolChanged();
-  const checked = rows.map((r) => checkRow(s.ctx, r));
   const ok = checked.filter((c): c is Extract<Checked, { kind: 'ok' }> => c.kind === 'ok');
   const opened = await openCasesInBulk(trx, reserve, s.actor, s.target, ok.map((c): BulkCase => ({ externalRef: c.ref, data: c.data, possibleDuplicated: c.possibleDuplicated })), extraLoad);
   const caseOf = new Map(ok.map((c, i) => [c.line, opened.caseIds[i] ?? null]));
@@ -485,7 +487,7 @@ async function runBatch(s: RunState, trx: Trx, reserve: Reserve, rows: Array<{ l
   });
   await saveOutcomes(trx, s.job.id, outcomes);
   const n = (k: string) => outcomes.filter((o) => o.outcome === k).length;
-  return { processed: rows.length, created: n('created'), skipped: n('skipped'), failed: n('failed') };
+  return { processed: checked.length, created: n('created'), skipped: n('skipped'), failed: n('failed') };
 }
 
 class ProtocolChanged extends Error {}
@@ -515,14 +517,34 @@ const claimGone = (s: RunState) => {
   if (s.signal?.aborted) throw new Error(`import ${s.job.id}: this try's claim is gone`);
 };
 
-/** Valid rows: each batch commits with its outcomes; a new try goes on from the first row without one. */
+/**
+ * Valid rows: each batch commits with its outcomes; a new try goes on from
+ * the first row without one. While the database writes one batch, the next
+ * is read and checked (the checks are the file's order either way), so the
+ * server's CPU and the database's work side by side.
+ */
 async function runValidRows(s: RunState): Promise<void> {
-  for await (const rows of importRows(s.db, s.job.id, { pending: true })) {
+  const batches = importRows(s.db, s.job.id, { pending: true });
+  const readAndCheck = async () => {
+    const next = await batches.next();
+    return next.done ? null : checkBatch(s, next.value);
+  };
+  let checked = await readAndCheck();
+  while (checked) {
     claimGone(s);
-    await s.db.transaction().execute(async (trx) => {
-      const counts = await runBatch(s, trx, reserveIn(trx), rows, new Map());
-      await addCounts(trx, s.job.id, counts);
+    const batch = checked;
+    const written = s.db.transaction().execute(async (trx) => {
+      // Each batch's commit need not wait for the disk: a batch lost with the database is one whose rows have no
+      // outcome yet, done again by the next try; the import's end (finishImport) commits durably, and with it all before.
+      await sql`set local synchronous_commit = off`.execute(trx);
+      await addCounts(trx, s.job.id, await writeBatch(s, trx, reserveIn(trx), batch, new Map()));
     });
+    const following = readAndCheck();
+    // Both settle before going on (a failed write must not leave the read running unobserved).
+    const [w, f] = await Promise.allSettled([written, following]);
+    if (w.status === 'rejected') throw w.reason;
+    if (f.status === 'rejected') throw f.reason;
+    checked = f.value;
   }
 }
 
@@ -557,7 +579,7 @@ async function runAllOrNothing(s: RunState, lang: Lang): Promise<'done' | 'rejec
   await s.db.transaction().execute(async (trx) => {
     for await (const rows of importRows(trx, s.job.id)) {
       claimGone(s);
-      const c = await runBatch(s, trx, reserveApart(s.db), rows, extraLoad);
+      const c = await writeBatch(s, trx, reserveApart(s.db), checkBatch(s, rows), extraLoad);
       for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += c[k];
       // Progress beside the transaction (its own writes show only at the commit).
       await addCounts(s.db, s.job.id, c);
