@@ -9,7 +9,8 @@
  * Targets (issue 17): 100,000 rows validated in under 5 s and imported in
  * under 30 s, memory under 300 MiB throughout, the list's p95 under 100 ms.
  * Run: npx tsx bench/case-import.ts   (ROWS, default 2,000; DATABASE_URL to a
- * server's admin database for the machine's PostgreSQL, else an embedded one)
+ * server's admin database for the machine's PostgreSQL, else an embedded one;
+ * SERVER_NODE_ARGS, extra node options for the server, e.g. --trace-gc)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -62,7 +63,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-bench-import-'));
   dirs.push(dir);
   const port = await freePort();
-  const server: ServerProcess = startServer({ DATA_DIR: dir, PORT: String(port), DATABASE_URL: db.url, DEMO_DATA: 'on', PUBLIC_URL: `http://127.0.0.1:${port}` });
+  const server: ServerProcess = startServer({ DATA_DIR: dir, PORT: String(port), DATABASE_URL: db.url, DEMO_DATA: 'on', PUBLIC_URL: `http://127.0.0.1:${port}` }, { nodeArgs: (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean) });
   try {
     await server.waitFor(/is running at/, 180_000);
     const base = `http://127.0.0.1:${port}`;
