@@ -182,6 +182,18 @@ describe('hearing of changes', () => {
     expect(await notHeard).toBeNull();
   });
 
+  it('tells staff that an import advanced (any writer: here a statement outside the API)', async () => {
+    const s = open(staff);
+    await connected(s);
+    const heard = next<ChangedEvent>(s, 'changed', 1500, (e) => e.kind === 'import');
+    const imp = await t.db
+      .insertInto('case_imports')
+      .values({ entity_id: entityId, user_id: staffId, protocol_id: protocol.id, file_name: 'a.csv', kind: 'csv', header: JSON.stringify(['ref']), total: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await heard).toEqual({ kind: 'import', ids: [Number(imp.id)], caseIds: [] });
+  });
+
   it('says nothing of a transaction that rolled back', async () => {
     const s = open(staff);
     await connected(s);

@@ -138,5 +138,5 @@ export function setScreenWidth(width: number): void {
 export function renderApp(path: string) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const queryClient = createQueryClient();
-  return { router, ...render(<App router={router} queryClient={queryClient} />) };
+  return { router, queryClient, ...render(<App router={router} queryClient={queryClient} />) };
 }

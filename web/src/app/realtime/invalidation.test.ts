@@ -20,6 +20,9 @@ describe('what a change makes stale', () => {
     expect(keysFor({ kind: 'checklist', ids: [1], caseIds: [42] })).toEqual([commentKeys.checklist(42)]);
     expect(keysFor({ kind: 'notification', ids: [1], caseIds: [] })).toEqual([commentKeys.notifications()]);
   });
+  it('an import: the imports page and the dialog’s progress', () => {
+    expect(keysFor({ kind: 'import', ids: [3], caseIds: [] })).toEqual([caseKeys.imports()]);
+  });
   it('"many": everything of that kind', () => {
     expect(keysFor({ kind: 'case', ids: [], caseIds: [], many: true })).toEqual([caseKeys.all, taskKeys.all]);
   });

@@ -33,6 +33,9 @@ export function keysFor(e: ChangedEvent): QueryKey[] {
       return e.caseIds.map((id) => commentKeys.checklist(id));
     case 'notification':
       return [commentKeys.notifications()];
+    case 'import':
+      // The imports page and an import dialog's progress.
+      return [caseKeys.imports()];
   }
 }
 

@@ -17,8 +17,6 @@ const IMPORTS_PATH = '/api/cases/imports';
 const POLL_MS = 700;
 /** How often a running import is asked for its progress (its rate and time left change every second). */
 const IMPORT_POLL_MS = 1000;
-/** How often the list of imports is asked again while one of its page runs. */
-const IMPORT_LIST_POLL_MS = 2000;
 
 /** The server's limits on one import file (its refusal names the one passed). */
 export const IMPORT_MAX_ROWS = 1_000_000;
@@ -311,9 +309,10 @@ export function useRunCaseImport(callbacks: MutationCallbacks<ImportJob, ImportR
 }
 
 /**
- * An import after its run was asked for, asked again every second until it
- * ends ("uploaded" too: a run waits a moment in the queue before it starts).
- * Errors are the caller's to show.
+ * An import after its run was asked for, fetched again on each realtime
+ * 'import' change, and every second until it ends as well (the dialog's
+ * progress must move even while the socket reconnects; "uploaded" too: a run
+ * waits a moment in the queue before it starts). Errors are the caller's to show.
  */
 export function useCaseImportProgress(id: number | undefined, enabled: boolean) {
   return useQuery({
@@ -325,14 +324,13 @@ export function useCaseImportProgress(id: number | undefined, enabled: boolean) 
   });
 }
 
-/** A page of the tenant's imports, newest first; asked again every 2 s while one of them runs, not otherwise. */
+/** A page of the tenant's imports, newest first; fetched again when the server announces an import changed (realtime 'import', any user's). */
 export function useCaseImports(page: { page: number; pageSize: number }) {
   const qs = new URLSearchParams({ page: String(page.page + 1), pageSize: String(page.pageSize) }).toString();
   return useQuery({
     queryKey: caseKeys.importList(qs),
     queryFn: ({ signal }) => apiFetch<{ items: ImportSummary[]; total: number }>(`${IMPORTS_PATH}?${qs}`, { signal }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.items.some((item) => item.status === 'running') ? IMPORT_LIST_POLL_MS : false),
   });
 }
 

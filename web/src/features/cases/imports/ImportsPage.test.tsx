@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { saveBlob } from '../../../lib/api.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, sessionWith, setScreenWidth, settingsFixture } from '../../../test/utils.js';
+import { createInvalidator } from '../../../app/realtime/invalidation.js';
 import type { ImportSummary } from '../api.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
@@ -93,22 +94,23 @@ describe('/cases/imports', () => {
     expect(vi.mocked(saveBlob).mock.calls[0]?.[1]).toBe('strict-rejected.csv');
   });
 
-  test('asks again every 2 s while an import on the page runs, and stops when none does', async () => {
+  test('fetches again when the server announces an import changed (any user\'s), and never on a timer', async () => {
     setScreenWidth(1366);
     const fetchMock = serve([
       { items: [running, clean], total: 2 },
       { items: [{ ...running, status: 'done', processed: 250_000, rowsPerSecond: null, secondsLeft: null, finishedAt: '2026-11-20T15:06:00.000Z' }, clean], total: 2 },
     ]);
-    renderApp('/cases/imports');
+    const { queryClient } = renderApp('/cases/imports');
     await screen.findByText(/1,500 rows\/s/);
     const table = screen.getByRole('table', { name: 'Imports' });
-    // The next answer, two seconds on, has it done.
-    await waitFor(() => expect(within(table).getByText('250,000 of 250,000 rows')).toBeInTheDocument(), { timeout: 5000 });
+    // Running, and nothing said: no second request.
+    await new Promise((resolve) => setTimeout(resolve, 2300));
+    expect(listCalls(fetchMock)).toHaveLength(1);
+    // The realtime 'import' change, as LiveUpdates hands it over.
+    createInvalidator(queryClient, 0).changed({ kind: 'import', ids: [running.id], caseIds: [] });
+    await waitFor(() => expect(within(table).getByText('250,000 of 250,000 rows')).toBeInTheDocument());
     expect(listCalls(fetchMock)).toHaveLength(2);
     expect(within(table).getAllByText('Done')).toHaveLength(2);
-    // Nothing runs any more: no third request.
-    await new Promise((resolve) => setTimeout(resolve, 2600));
-    expect(listCalls(fetchMock)).toHaveLength(2);
   });
 
   test('says so when there is no import yet, and never asks again', async () => {

@@ -21,7 +21,8 @@ import { ImportProgress, ImportStateChip, RejectedRowsButton } from './ImportPar
  * first: the file, its protocol, who uploaded it and when, its state, how
  * far it got (bar, rows per second and time left while it runs), what it
  * created, skipped and rejected, and the rejected rows to download. The page
- * asks again every 2 s while an import on it runs, and not otherwise.
+ * is fetched again whenever the server announces an import changed (realtime
+ * 'import': a batch done, an import started or ended, by anyone).
  */
 export default function ImportsPage() {
   const { t, i18n } = useTranslation();
@@ -108,7 +109,7 @@ export default function ImportsPage() {
           rowsPerPage={list.params.limit}
           onPageChange={list.setPage}
           onRowsPerPageChange={list.setLimit}
-          // The poll while an import runs refreshes in place: no loading bar every 2 s.
+          // A refetch on a realtime change refreshes in place: no loading bar on every batch.
           loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
           emptyText={t('caseImports.empty')}
           actions={(job) => <RejectedRowsButton job={job} variant="text" labelled />}
