@@ -49,6 +49,8 @@ export const errorCatalog = {
   DOCUMENTS_REQUIRED: { status: 422, key: 'cases.errors.documentsRequired' },
   DUPLICATE_CASE: { status: 409, key: 'cases.errors.duplicate' },
   STALE_DRAFT: { status: 409, key: 'cases.errors.stale' },
+  CORRECTION_OPEN: { status: 409, key: 'caseCorrection.errors.alreadyOpen' },
+  NO_OPEN_CORRECTION: { status: 409, key: 'caseCorrection.errors.noneOpen' },
   // comments
   INVALID_MENTION: { status: 400, key: 'commentErrors.invalidMention' },
   UNKNOWN_DOCUMENT: { status: 400, key: 'commentErrors.unknownDocument' },

@@ -35,6 +35,7 @@ import { notificationRoutes } from './modules/notifications/routes.js';
 import { templateRoutes } from './modules/templates/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
+import { publicRoutes } from './modules/public/routes.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
@@ -156,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(templateRoutes);
   await app.register(settingsRoutes);
   await app.register(mailRoutes);
+  await app.register(publicRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {

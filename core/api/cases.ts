@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { searchFiltersParam } from '../cases/search.js';
+import { formDataSchema } from '../forms/data.js';
 import { CASE_STATES } from '../workflow/states.js';
 import { dayText, listQuery, listResponse } from './list.js';
 
@@ -29,9 +30,73 @@ export const caseItemSchema = z.object({
   updatedAt: z.date(),
 });
 
-/** What an actor may do on one case (policy.ts of the cases module decides; the web shows buttons from it). */
-export const CASE_ACTIONS = ['open', 'complete', 'close', 'activate', 'changeOwner', 'participants', 'editData'] as const;
+/**
+ * What an actor may do on one case (policy.ts of the cases module decides; the web shows buttons from it).
+ * `returnForCorrection` and `cancelCorrection` are staff's; `resubmit` is the owner's while a correction is open.
+ */
+export const CASE_ACTIONS = ['open', 'complete', 'close', 'activate', 'changeOwner', 'participants', 'editData', 'returnForCorrection', 'cancelCorrection', 'resubmit'] as const;
 export type CaseActionName = (typeof CASE_ACTIONS)[number];
+
+// ---------------------------------------------------------------- returned for correction (issue 18)
+
+/** Longest reason (characters, after trimming); most fields and documents one return may ask for. */
+export const CORRECTION_REASON_MAX = 2000;
+export const CORRECTION_MAX_FIELDS = 200;
+export const CORRECTION_MAX_DOCUMENTS = 30;
+/** Most files the applicant may give for one asked document. */
+export const CORRECTION_MAX_FILES = 10;
+
+export const CORRECTION_STATES = ['open', 'resubmitted', 'cancelled'] as const;
+
+/**
+ * A request to the applicant to correct an open application: the reason,
+ * the names of the form's fields to fix and the checklist documents to give
+ * (codes of the `definiciones` master, with their names). Open until the
+ * applicant resubmits or staff cancel it.
+ */
+export const correctionSchema = z.object({
+  id: z.number(),
+  state: z.enum(CORRECTION_STATES),
+  reason: z.string(),
+  fields: z.array(z.string()),
+  documents: z.array(z.object({ code: z.string(), name: z.string() })),
+  requestedBy: z.string().nullable(),
+  requestedAt: z.date(),
+  resubmittedAt: z.date().nullable(),
+});
+
+/** POST /api/cases/:id/correction: send the application back to its applicant. The form's `version` is the case's. */
+export const returnForCorrectionBody = z
+  .strictObject({
+    reason: z
+      .string({ error: 'validation.required' })
+      .trim()
+      .min(1, { error: 'validation.required' })
+      .max(CORRECTION_REASON_MAX, { error: 'validation.tooLong' }),
+    fields: z.array(z.string().trim().min(1).max(63)).max(CORRECTION_MAX_FIELDS).default([]),
+    documents: z.array(z.string().trim().min(1).max(100)).max(CORRECTION_MAX_DOCUMENTS).default([]),
+    version: z.number().int().positive(),
+  })
+  .refine((b) => b.fields.length + b.documents.length > 0, { error: 'caseCorrection.errors.nothingAsked', path: ['fields'] });
+export type ReturnForCorrection = z.input<typeof returnForCorrectionBody>;
+
+/** A file the applicant uploaded (POST /api/files) for an asked document. */
+const uploadedFile = z.strictObject({ id: z.string().uuid(), name: z.string().trim().min(1).max(200), size: z.number().int().nonnegative().optional() });
+
+/**
+ * POST /api/cases/:id/correction/resubmit (the applicant): the form's values
+ * (only asked fields may differ from what is saved) and, for each asked
+ * document, the files uploaded for it.
+ */
+export const resubmitCorrectionBody = z.strictObject({
+  data: formDataSchema,
+  documents: z
+    .array(z.strictObject({ code: z.string().trim().min(1).max(100), files: z.array(uploadedFile).min(1, { error: 'caseCorrection.errors.noFiles' }).max(CORRECTION_MAX_FILES) }))
+    .max(CORRECTION_MAX_DOCUMENTS)
+    .default([]),
+  version: z.number().int().positive(),
+});
+export type ResubmitCorrection = z.input<typeof resubmitCorrectionBody>;
 
 /** GET /api/cases/:id. */
 export const caseDetailSchema = caseItemSchema.extend({
@@ -43,6 +108,8 @@ export const caseDetailSchema = caseItemSchema.extend({
   version: z.number(),
   participants: z.array(z.object({ id: z.number(), name: z.string() })),
   actions: z.array(z.enum(CASE_ACTIONS)),
+  /** The open request to correct the application, if any (staff and the applicant see it). */
+  correction: correctionSchema.nullable(),
   canSeeHistory: z.boolean(),
   canSeeSimilar: z.boolean(),
 });

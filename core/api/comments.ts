@@ -155,7 +155,9 @@ export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchem
  * a task event; `detail` is the reason of a returned application, or the
  * file's name of an import. A bulk import tells each assignee once
  * (`tasks_imported`, `count` tasks of import `importId`) and its importer
- * when it ends (`import_done`, `count` cases created).
+ * when it ends (`import_done`, `count` cases created). `case_resubmitted`
+ * tells the staff member who returned an application that its applicant
+ * corrected and sent it back.
  */
 export const NOTIFICATION_KINDS = [
   'mention',
@@ -169,6 +171,7 @@ export const NOTIFICATION_KINDS = [
   'comment_visible',
   'tasks_imported',
   'import_done',
+  'case_resubmitted',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({

@@ -11,6 +11,26 @@ export const CASE_TYPES = ['RADICACION_INTERNA', 'RADICACION_PUBLICA', 'RADICACI
 export const caseTypeSchema = z.enum(CASE_TYPES, { error: 'validation.chooseOption' });
 const code = z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'masters.badCode');
 
+/** The caps of a protocol's public page texts (migration 0022 checks the same). */
+export const PUBLIC_TITLE_MAX = 200;
+export const PUBLIC_TEXT_MAX = 4000;
+const publicText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).default('');
+
+/**
+ * A protocol's public page (`/publico/{entity}/{code}`) in both languages:
+ * its title (the protocol's name when empty), what the programme is and who
+ * may apply. Plain text; line breaks are kept.
+ */
+export const publicPageSchema = z.object({
+  titleEn: publicText(PUBLIC_TITLE_MAX),
+  titleEs: publicText(PUBLIC_TITLE_MAX),
+  descriptionEn: publicText(PUBLIC_TEXT_MAX),
+  descriptionEs: publicText(PUBLIC_TEXT_MAX),
+  eligibilityEn: publicText(PUBLIC_TEXT_MAX),
+  eligibilityEs: publicText(PUBLIC_TEXT_MAX),
+});
+export type PublicPage = z.output<typeof publicPageSchema>;
+
 /** One protocol of the list (GET /api/protocols). */
 export const protocolSummarySchema = z.object({
   id: z.number(),
@@ -32,6 +52,14 @@ export const protocolListSchema = listResponse(protocolSummarySchema);
 
 /** One protocol with its draft and published versions (GET /api/protocols/:id, and what every write answers). */
 export const protocolDetailSchema = protocolSummarySchema.extend({
+  publicPage: z.object({
+    titleEn: z.string(),
+    titleEs: z.string(),
+    descriptionEn: z.string(),
+    descriptionEs: z.string(),
+    eligibilityEn: z.string(),
+    eligibilityEs: z.string(),
+  }),
   definition: z.unknown(),
   versions: z.array(z.object({ version: z.number(), publishedAt: z.date(), publishedBy: z.string().nullable() })),
   changedSincePublished: z.boolean(),
@@ -45,6 +73,8 @@ export const protocolBodySchema = z.object({
   caseType: caseTypeSchema,
   public: z.boolean().default(false),
   mainFormId: z.number({ error: 'validation.chooseOption' }).int().positive(),
+  /** Left out: a new protocol's public page is empty, a saved one's stays as it was. */
+  publicPage: publicPageSchema.optional(),
   definition: z.unknown(),
 });
 
@@ -52,7 +82,17 @@ export const protocolBodySchema = z.object({
 export const protocolFileSchema = z.object({
   format: z.literal('casebook-protocol'),
   formatVersion: z.literal(1),
-  protocol: z.object({ code, name: z.string().min(1).max(200), description: z.string().max(2000), caseType: caseTypeSchema, public: z.boolean(), mainForm: z.string(), definition: z.unknown() }),
+  protocol: z.object({
+    code,
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000),
+    caseType: caseTypeSchema,
+    public: z.boolean(),
+    mainForm: z.string(),
+    // Files exported before the public page existed have none.
+    publicPage: publicPageSchema.optional(),
+    definition: z.unknown(),
+  }),
   forms: z.array(z.object({ code, definition: z.unknown() })).max(100),
   teams: z.record(z.string(), z.string()).default({}),
   users: z.record(z.string(), z.string()).default({}),

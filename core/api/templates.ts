@@ -26,6 +26,7 @@ export const MAIL_EVENTS = [
   'digest',
   'tasks_imported',
   'import_done',
+  'case_resubmitted',
 ] as const;
 export type MailEvent = (typeof MAIL_EVENTS)[number];
 

@@ -21,8 +21,10 @@ const COLUMNS: Record<string, string> = {
   'tasks.expiration_unit': "Generated<'calendar' | 'business'>",
   'case_events.type': "'case' | 'task' | 'field' | 'comment' | 'document'",
   'comments.case_state': 'CaseState',
+  'case_corrections.state': "Generated<'open' | 'resubmitted' | 'cancelled'>",
+  'case_corrections.uploads': 'ColumnType<Record<string, Array<{ id: string; name: string; size?: number }>>, string | undefined, string>',
   'case_document_marks.mark': "'missing' | 'received' | 'accepted'",
-  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done'",
+  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted'",
   'users.email_events': "Generated<string[]>",
   'case_events.detail': JSON_RECORD,
   'case_exports.format': "'csv' | 'xlsx'",
@@ -45,6 +47,8 @@ const COLUMNS: Record<string, string> = {
   'teams.assignment': "Generated<'round_robin' | 'least_loaded'>",
   'team_members.role': "Generated<'leader' | 'member'>",
   'projects.language': "Generated<'en' | 'es'>",
+  // Filled from the name by a trigger when not given (migration 0022).
+  'entities.slug': 'Generated<string>',
   'users.language': "Generated<'en' | 'es'>",
   'mail_outbox.status': "Generated<'queued' | 'sent' | 'failed' | 'kept'>",
 };

@@ -76,6 +76,22 @@ export interface CaptchaUsed {
   signature: string;
 }
 
+export interface CaseCorrections {
+  cancelled_at: Timestamp | null;
+  cancelled_by: number | null;
+  case_id: number;
+  created_at: Generated<Timestamp>;
+  documents: Generated<string[]>;
+  entity_id: number;
+  fields: Generated<string[]>;
+  id: Generated<number>;
+  reason: string;
+  requested_by: number | null;
+  resubmitted_at: Timestamp | null;
+  state: Generated<'open' | 'resubmitted' | 'cancelled'>;
+  uploads: ColumnType<Record<string, Array<{ id: string; name: string; size?: number }>>, string | undefined, string>;
+}
+
 export interface CaseCounters {
   last: Generated<number>;
   month: string;
@@ -219,6 +235,7 @@ export interface Entities {
   id: Generated<number>;
   name: string;
   plan: Generated<number>;
+  slug: Generated<string>;
 }
 
 export interface ExternalHosts {
@@ -333,7 +350,7 @@ export interface Notifications {
   entity_id: number;
   id: Generated<number>;
   import_id: number | null;
-  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done';
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted';
   read_at: Timestamp | null;
   task_id: number | null;
   user_id: number;
@@ -378,11 +395,17 @@ export interface Protocols {
   created_at: Generated<Timestamp>;
   description: Generated<string>;
   draft: ColumnType<unknown, string, string>;
+  eligibility_en: Generated<string>;
+  eligibility_es: Generated<string>;
   entity_id: number;
   id: Generated<number>;
   main_form_id: number;
   name: string;
   public: Generated<boolean>;
+  public_description_en: Generated<string>;
+  public_description_es: Generated<string>;
+  public_title_en: Generated<string>;
+  public_title_es: Generated<string>;
   published_version: number | null;
   updated_at: Generated<Timestamp>;
 }
@@ -502,6 +525,7 @@ export interface DB {
   auth_throttle: AuthThrottle;
   business_calendars: BusinessCalendars;
   captcha_used: CaptchaUsed;
+  case_corrections: CaseCorrections;
   case_counters: CaseCounters;
   case_document_marks: CaseDocumentMarks;
   case_events: CaseEvents;

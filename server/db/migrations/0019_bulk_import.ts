@@ -58,7 +58,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table mail_templates drop constraint if exists mail_templates_event_check`.execute(db);
   await sql`alter table mail_templates add constraint mail_templates_event_check check (event in (${mailList}))`.execute(db);
   const entities = await sql<{ id: number }>`select id from entities`.execute(db);
-  for (const e of entities.rows) await seedEntityMailTemplates(db as never, Number(e.id));
+  // The events this migration knows (a later migration seeds the events it adds).
+  for (const e of entities.rows) await seedEntityMailTemplates(db as never, Number(e.id), [...EVENTS, 'digest'] as never);
 
   await sql`alter table users alter column email_events set default array[${list}]::text[]`.execute(db);
   await sql`update users set email_events = email_events || array['tasks_imported', 'import_done']::text[] where 'task_assigned' = any(email_events)`.execute(db);

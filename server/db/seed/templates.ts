@@ -92,6 +92,13 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
     htmlEn: `<p>Hello {{recipientName}},</p><p>The import of <strong>{{fileName}}</strong> has finished: {{count}} applications were created. {{reason}}</p>${link('See the import')}${sign}`,
     htmlEs: `<p>Hola {{recipientName}}:</p><p>La importación de <strong>{{fileName}}</strong> terminó: se crearon {{count}} solicitudes. {{reason}}</p>${link('Ver la importación')}${sign}`,
   },
+  case_resubmitted: {
+    name: 'Corrected application sent back',
+    subjectEn: 'Application {{caseNumber}} was corrected and sent back',
+    subjectEs: 'La solicitud {{caseNumber}} fue corregida y reenviada',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>{{applicantName}} corrected application <strong>{{caseNumber}}</strong>, which you returned for correction, and sent it back. Its tasks continue where they were.</p>${link('Open the application')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>{{applicantName}} corrigió la solicitud <strong>{{caseNumber}}</strong>, que usted devolvió para corrección, y la reenvió. Sus tareas siguen donde estaban.</p>${link('Abrir la solicitud')}${sign}`,
+  },
   digest: {
     name: 'Daily digest',
     subjectEn: 'Your tasks and mentions today',

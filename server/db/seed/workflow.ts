@@ -21,6 +21,20 @@ export const DEMO_STAFF = [
 
 export const RENTAL_PROTOCOL_CODE = 'rental-assistance';
 
+/** The rental-assistance programme's public page (`/publico/900100200/rental-assistance`), in both languages. */
+export const RENTAL_PUBLIC_PAGE = {
+  public_title_en: 'Emergency Rental Assistance',
+  public_title_es: 'Asistencia de emergencia para el alquiler',
+  public_description_en:
+    'Help with past-due rent and the coming months for renting households of the area that lost income or risk losing their home.\n\nApproved payments go straight to the landlord, and you can follow your application online.',
+  public_description_es:
+    'Ayuda con el alquiler atrasado y los próximos meses para hogares arrendatarios de la zona que perdieron ingresos o están en riesgo de perder su vivienda.\n\nLos pagos aprobados se hacen directamente al arrendador y puede seguir su solicitud en línea.',
+  eligibility_en:
+    'You may apply if:\n- you rent your home in the programme area;\n- your household income is at or below 80% of the area median income;\n- someone in the household lost income, had large costs or risks losing their home.\n\nHave at hand an ID, your lease and proof of income.',
+  eligibility_es:
+    'Puede solicitarla si:\n- alquila su vivienda en el área del programa;\n- los ingresos de su hogar son iguales o inferiores al 80 % del ingreso medio del área;\n- alguien del hogar perdió ingresos, tuvo gastos importantes o está en riesgo de perder su vivienda.\n\nTenga a mano un documento de identidad, su contrato de arrendamiento y comprobantes de ingresos.',
+};
+
 const APPLICANTS: Array<[string, string, string, number, number]> = [
   ['María', 'Gómez', '05001', 3, 850], ['José', 'Rodríguez', '11001', 2, 1200], ['Luisa', 'Martínez', '76001', 4, 700],
   ['Carlos', 'López', '08001', 1, 650], ['Ana', 'Hernández', '11001', 5, 1500], ['Jorge', 'Díaz', '05266', 2, 900],
@@ -84,6 +98,7 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
         description: 'Emergency rental assistance: intake, documents, eligibility and landlord in parallel, payment, notification.',
         case_type: 'RADICACION_PUBLICA',
         public: true,
+        ...RENTAL_PUBLIC_PAGE,
         main_form_id: await form('rental-application'),
         draft: JSON.stringify(definition),
       })

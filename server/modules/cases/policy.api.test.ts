@@ -5,8 +5,8 @@ import { makeCase, makeEntity, makeProject, makePublishedProtocol, makeUser } fr
 /**
  * Who may do what to a case, through the API, as a table written out here:
  * a role (the rights it holds) x its relation to the case x an action ->
- * the status. 403: the role lacks the route's target (or correcting data,
- * which is staff work); 404: the case is not one the role may see (staff see
+ * the status. 403: the role lacks the route's target (or correcting data or
+ * returning it for correction, which are staff work); 404: the case is not one the role may see (staff see
  * every case of their tenant; anyone else the cases they own or take part
  * in; nobody another tenant's). Each row acts on a case of its own, and a
  * refused write leaves it as it was. The tenant, its people and its cases
@@ -30,8 +30,8 @@ type Role = keyof typeof ROLES;
 const RELATIONS = ['owner', 'participant', 'none', 'otherTenant'] as const;
 type Relation = (typeof RELATIONS)[number];
 
-type Action = 'read' | 'history' | 'similar' | 'close' | 'changeOwner' | 'participants' | 'correctData';
-const WRITES: ReadonlySet<Action> = new Set(['close', 'changeOwner', 'participants', 'correctData']);
+type Action = 'read' | 'history' | 'similar' | 'close' | 'changeOwner' | 'participants' | 'correctData' | 'returnForCorrection';
+const WRITES: ReadonlySet<Action> = new Set(['close', 'changeOwner', 'participants', 'correctData', 'returnForCorrection']);
 
 //                                 owner participant none otherTenant
 const TABLE: Record<Role, Record<Action, [number, number, number, number]>> = {
@@ -43,6 +43,7 @@ const TABLE: Record<Role, Record<Action, [number, number, number, number]>> = {
     changeOwner: [403, 403, 403, 403],
     participants: [403, 403, 403, 403],
     correctData: [403, 403, 403, 403],
+    returnForCorrection: [403, 403, 403, 403],
   },
   caseClerk: {
     read: [200, 200, 404, 404],
@@ -52,6 +53,7 @@ const TABLE: Record<Role, Record<Action, [number, number, number, number]>> = {
     changeOwner: [200, 200, 404, 404],
     participants: [200, 200, 404, 404],
     correctData: [403, 403, 403, 403],
+    returnForCorrection: [403, 403, 403, 403],
   },
   reviewer: {
     read: [200, 200, 200, 404],
@@ -61,6 +63,7 @@ const TABLE: Record<Role, Record<Action, [number, number, number, number]>> = {
     changeOwner: [403, 403, 403, 403],
     participants: [403, 403, 403, 403],
     correctData: [200, 200, 200, 404],
+    returnForCorrection: [201, 201, 201, 404],
   },
   coordinator: {
     read: [200, 200, 200, 404],
@@ -70,6 +73,7 @@ const TABLE: Record<Role, Record<Action, [number, number, number, number]>> = {
     changeOwner: [200, 200, 200, 404],
     participants: [200, 200, 200, 404],
     correctData: [200, 200, 200, 404],
+    returnForCorrection: [201, 201, 201, 404],
   },
 };
 
@@ -126,6 +130,8 @@ function request(action: Action, c: { id: number; version: number }, sid: string
       return send('PUT', '/participants', { userIds: [someone.id] });
     case 'correctData':
       return send('PUT', '/data', { data: { firstName: 'Corrected' }, version: c.version });
+    case 'returnForCorrection':
+      return send('POST', '/correction', { reason: 'policy table', fields: ['firstName'], version: c.version });
   }
 }
 
@@ -141,7 +147,7 @@ describe('the case policy, through the API', () => {
     const participantsBefore = await t.db.selectFrom('case_participants').where('case_id', '=', c.id).select('user_id').execute();
     const res = await request(action, c, person.sid);
     expect(res.statusCode, res.body).toBe(status);
-    if (status !== 200) {
+    if (status >= 400) {
       expect(res.json<{ error: { code: string } }>().error.code).toBe(status === 404 ? 'NOT_FOUND' : 'FORBIDDEN');
       // Refused: nothing changed.
       expect(await t.db.selectFrom('cases').where('id', '=', c.id).select(['state', 'owner_id', 'data', 'version']).executeTakeFirstOrThrow()).toEqual(before);
@@ -157,8 +163,8 @@ describe('the case policy, through the API', () => {
     const expected: Record<Role, string[]> = {
       applicant: [],
       caseClerk: ['close', 'changeOwner', 'participants'],
-      reviewer: ['editData'],
-      coordinator: ['close', 'changeOwner', 'participants', 'editData'],
+      reviewer: ['editData', 'returnForCorrection'],
+      coordinator: ['close', 'changeOwner', 'participants', 'editData', 'returnForCorrection'],
     };
     for (const role of Object.keys(expected) as Role[]) {
       const c = await caseFor('owner', people[role].id);

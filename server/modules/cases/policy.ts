@@ -36,32 +36,52 @@ export const TRANSITIONS: ReadonlyArray<{ name: 'open' | 'complete' | 'close' | 
   { name: 'activate', transition: 'activate', target: 'wf_activar_caso' },
 ];
 
+/** What the policy reads of a case: its state, and for a correction whose it is and whether one is open. */
+export interface CaseFacts {
+  state: string;
+  ownerId?: number;
+  correctionOpen?: boolean;
+}
+
+/** Staff who may change an open application's data: correct it, or return it to its applicant for correction. */
+const mayChangeData = (actor: Actor) => isStaff(actor) && can(actor, 'wf_casos', 'update');
+
 /**
  * What the actor may do on a case it can see, in its state. The case must
  * have come through a finder of repo.ts: seeing it is not checked here.
  */
-export function caseActions(actor: Actor, c: { state: string }): CaseActionName[] {
+export function caseActions(actor: Actor, c: CaseFacts): CaseActionName[] {
   const out: CaseActionName[] = [];
   for (const t of TRANSITIONS) if (nextCaseState(c.state as CaseState, t.transition) && can(actor, t.target, 'confirm')) out.push(t.name);
   if (can(actor, 'change_owner_case', 'update')) out.push('changeOwner');
   if (can(actor, 'wf_casos_participantes', 'update')) out.push('participants');
-  // Correcting the data of an open application is staff work.
-  if (c.state === 'PENDING' && isStaff(actor) && can(actor, 'wf_casos', 'update')) out.push('editData');
+  // Correcting the data of an open application, or returning it to the applicant to correct, is staff work.
+  if (c.state === 'PENDING' && mayChangeData(actor)) out.push('editData');
+  if (c.state === 'PENDING' && mayChangeData(actor) && !c.correctionOpen) out.push('returnForCorrection');
+  if (c.correctionOpen && mayChangeData(actor)) out.push('cancelCorrection');
+  // Resubmitting is the owner's, while a correction is open (submitting needs wf_casos create, as a draft's submission).
+  if (c.state === 'PENDING' && c.correctionOpen && c.ownerId === actor.userId && can(actor, 'wf_casos', 'create')) out.push('resubmit');
   return out;
 }
 
 /**
  * Refuses an action the actor does not have on this case. A state that does
- * not allow it is INVALID_TRANSITION (or CASE_NOT_OPEN for correcting data);
- * missing rights are FORBIDDEN.
+ * not allow it is INVALID_TRANSITION (or CASE_NOT_OPEN for correcting data
+ * or returning it; CORRECTION_OPEN when one is open already, NO_OPEN_CORRECTION
+ * to cancel or resubmit one that is not); missing rights are FORBIDDEN.
  */
-export function assertCaseAction(actor: Actor, c: { state: string }, action: CaseActionName): void {
+export function assertCaseAction(actor: Actor, c: CaseFacts, action: CaseActionName): void {
   if (caseActions(actor, c).includes(action)) return;
   const t = TRANSITIONS.find((x) => x.name === action);
   if (t) {
     if (!can(actor, t.target, 'confirm')) throw new AppError('FORBIDDEN');
     throw new AppError('INVALID_TRANSITION', { state: c.state, action });
   }
-  if (action === 'editData' && isStaff(actor) && can(actor, 'wf_casos', 'update')) throw new AppError('CASE_NOT_OPEN');
+  if ((action === 'editData' || action === 'returnForCorrection' || action === 'cancelCorrection') && mayChangeData(actor)) {
+    if (action === 'cancelCorrection') throw new AppError('NO_OPEN_CORRECTION');
+    if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    throw new AppError('CORRECTION_OPEN');
+  }
+  if (action === 'resubmit' && c.ownerId === actor.userId && can(actor, 'wf_casos', 'create')) throw new AppError(c.correctionOpen ? 'CASE_NOT_OPEN' : 'NO_OPEN_CORRECTION');
   throw new AppError('FORBIDDEN');
 }

@@ -84,6 +84,34 @@ describe('the case policy', () => {
     else expect(() => assertCaseAction(actor, { state }, action)).toThrow(expect.objectContaining({ code: allowed }));
   });
 
+  // Returned for correction: the relation to the case (owner or not) and whether a request is open matter too.
+  type CorrectionRow = [role: keyof typeof ROLES, state: string, owner: boolean, open: boolean, action: CaseActionName, allowed: boolean | string];
+  const CORRECTIONS: CorrectionRow[] = [
+    ['coordinator', 'PENDING', false, false, 'returnForCorrection', true],
+    ['coordinator', 'PENDING', false, true, 'returnForCorrection', 'CORRECTION_OPEN'],
+    ['coordinator', 'CLOSED', false, false, 'returnForCorrection', 'CASE_NOT_OPEN'],
+    ['coordinator', 'PENDING', false, true, 'cancelCorrection', true],
+    ['coordinator', 'PENDING', false, false, 'cancelCorrection', 'NO_OPEN_CORRECTION'],
+    ['coordinator', 'PENDING', false, true, 'resubmit', 'FORBIDDEN'],
+    ['reviewer', 'PENDING', false, false, 'returnForCorrection', true],
+    ['caseClerk', 'PENDING', false, false, 'returnForCorrection', 'FORBIDDEN'],
+    ['caseClerk', 'PENDING', false, true, 'cancelCorrection', 'FORBIDDEN'],
+    ['applicant', 'PENDING', true, false, 'returnForCorrection', 'FORBIDDEN'],
+    ['applicant', 'PENDING', true, true, 'resubmit', true],
+    ['applicant', 'PENDING', true, false, 'resubmit', 'NO_OPEN_CORRECTION'],
+    ['applicant', 'INCONSISTENCY', true, true, 'resubmit', 'CASE_NOT_OPEN'],
+    // A participant who is not the owner reads the case but may not resubmit it.
+    ['applicant', 'PENDING', false, true, 'resubmit', 'FORBIDDEN'],
+    ['applicant', 'PENDING', true, true, 'cancelCorrection', 'FORBIDDEN'],
+  ];
+  it.each(CORRECTIONS)('%s on a %s case (owner %s, open request %s): %s -> %s', (role, state, owner, open, action, allowed) => {
+    const actor = ROLES[role];
+    const c = { state, ownerId: owner ? actor.userId : actor.userId + 1, correctionOpen: open };
+    expect(caseActions(actor, c).includes(action)).toBe(allowed === true);
+    if (allowed === true) expect(() => assertCaseAction(actor, c, action)).not.toThrow();
+    else expect(() => assertCaseAction(actor, c, action)).toThrow(expect.objectContaining({ code: allowed }));
+  });
+
   it.each([
     ['applicant', false],
     ['reviewer', true],

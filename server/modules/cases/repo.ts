@@ -5,7 +5,8 @@
  * are mapped to the API's shapes here, at the boundary.
  */
 import { sql, type Transaction } from 'kysely';
-import type { CaseFilters } from '../../../core/api/cases.js';
+import type { z } from 'zod';
+import type { CaseFilters, correctionSchema } from '../../../core/api/cases.js';
 import type { FormDefinition } from '../../../core/forms/definition.js';
 import { scopeFields } from '../../../core/forms/validator.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
@@ -15,6 +16,7 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { countCapped, paginate, paginateCapped, type Page } from '../../lib/list.js';
 import type { Actor, Doer } from '../acl/policy.js';
+import { CHECKLIST_MASTER } from '../comments/repo.js';
 import { caseFilterConditions } from './filters.js';
 import { can } from '../acl/policy.js';
 import { masterLabels } from '../forms/options.js';
@@ -187,15 +189,20 @@ export async function mayReadCase(db: Db, actor: Actor, id: number): Promise<boo
   return (await db.selectFrom('cases as c').where('c.entity_id', '=', actor.entityId).where(visibleCases(actor) as never).where('c.id', '=', id).select('c.id').executeTakeFirst()) !== undefined;
 }
 
-/** GET /api/cases/:id: the case, its participants, the names of the master items it holds, and what the actor may do on it. */
+/** GET /api/cases/:id: the case, its participants, the names of the master items it holds, its open correction, and what the actor may do on it. */
 export async function findCaseDetail(db: Db, actor: Actor, id: number) {
   const c = await findCase(db, actor, id);
-  const [participants, optionLabels] = await Promise.all([participantsOf(db, c.id), masterLabels(db, actor.entityId, c.form, c.data)]);
+  const [participants, optionLabels, correction] = await Promise.all([
+    participantsOf(db, c.id),
+    masterLabels(db, actor.entityId, c.form, c.data),
+    openCorrectionOf(db, { id: c.id, entityId: actor.entityId }),
+  ]);
   return {
     ...c,
     optionLabels,
     participants,
-    actions: caseActions(actor, c),
+    correction,
+    actions: caseActions(actor, { state: c.state, ownerId: c.ownerId, correctionOpen: correction !== null }),
     canSeeHistory: can(actor, 'historialaplicacion', 'show'),
     canSeeSimilar: can(actor, 'aplicacionessimilares', 'show'),
   };
@@ -256,6 +263,24 @@ export async function caseFormVersion(trx: Trx, caseId: number): Promise<number>
   return row.form_version_id;
 }
 
+/** The case's form: its version's id and definition. */
+export async function caseFormOf(trx: Trx, caseId: number): Promise<{ versionId: number; def: FormDefinition }> {
+  const row = await trx
+    .selectFrom('cases as c')
+    .innerJoin('form_versions as f', 'f.id', 'c.form_version_id')
+    .where('c.id', '=', caseId)
+    .select(['f.id', 'f.definition'])
+    .executeTakeFirstOrThrow();
+  return { versionId: row.id, def: row.definition as FormDefinition };
+}
+
+/** The definition of the protocol version the case runs on (none for a case without one). */
+export async function caseProtocolDefinition(trx: Trx, c: Pick<CaseRow, 'protocol_version_id'>): Promise<ProtocolDefinition | undefined> {
+  if (!c.protocol_version_id) return undefined;
+  const row = await trx.selectFrom('protocol_versions').where('id', '=', c.protocol_version_id).select('definition').executeTakeFirst();
+  return row?.definition as ProtocolDefinition | undefined;
+}
+
 /** Writes corrected data; returns the new version. */
 export async function updateCaseData(trx: Trx, caseId: number, data: Record<string, unknown>): Promise<number> {
   const row = await trx.updateTable('cases').set({ data: JSON.stringify(data), version: sql`version + 1`, updated_at: new Date() }).where('id', '=', caseId).returning('version').executeTakeFirstOrThrow();
@@ -286,6 +311,115 @@ export async function countUsersOfTenant(trx: Trx, actor: Actor, ids: number[]):
 export async function userName(trx: Trx, id: number): Promise<string | null> {
   const row = await trx.selectFrom('users').where('id', '=', id).select('name').executeTakeFirst();
   return row?.name ?? null;
+}
+
+// ---------------------------------------------------------------- corrections (returned to the applicant, issue 18)
+
+type Correction = z.infer<typeof correctionSchema>;
+
+export interface CorrectionRow {
+  id: number;
+  case_id: number;
+  requested_by: number | null;
+  reason: string;
+  fields: string[];
+  documents: string[];
+  state: 'open' | 'resubmitted' | 'cancelled';
+  created_at: Date;
+  resubmitted_at: Date | null;
+}
+
+const CORRECTION_ROW = ['k.id', 'k.case_id', 'k.requested_by', 'k.reason', 'k.fields', 'k.documents', 'k.state', 'k.created_at', 'k.resubmitted_at'] as const;
+
+/** The open correction of a case, locked; the caller holds the case's lock (lockCase), which decided who may see it. */
+export function lockOpenCorrection(trx: Trx, caseId: number): Promise<CorrectionRow | undefined> {
+  return trx.selectFrom('case_corrections as k').where('k.case_id', '=', caseId).where('k.state', '=', 'open').select(CORRECTION_ROW).forUpdate().executeTakeFirst();
+}
+
+/** Names of the tenant's checklist documents (the `definiciones` master) by code, inactive ones too. */
+export async function checklistNames(db: Executor, entityId: number, codes: readonly string[]): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('master_items as i')
+    .innerJoin('masters as ms', 'ms.id', 'i.master_id')
+    .where('ms.entity_id', '=', entityId)
+    .where('ms.code', '=', CHECKLIST_MASTER)
+    .where('i.code', 'in', [...codes])
+    .select(['i.code', 'i.name'])
+    .execute();
+  return new Map(rows.map((r) => [r.code, r.name]));
+}
+
+/** The open correction of a case the caller found through a finder (so the actor may see it), as the API shows it; null when none is open. */
+export async function openCorrectionOf(db: Executor, c: { id: number; entityId: number }): Promise<Correction | null> {
+  const row = await db
+    .selectFrom('case_corrections as k')
+    .leftJoin('users as u', 'u.id', 'k.requested_by')
+    .where('k.case_id', '=', c.id)
+    .where('k.entity_id', '=', c.entityId)
+    .where('k.state', '=', 'open')
+    .select([...CORRECTION_ROW, 'u.name as requested_by_name'])
+    .executeTakeFirst();
+  if (!row) return null;
+  const names = await checklistNames(db, c.entityId, row.documents);
+  return {
+    id: row.id,
+    state: row.state,
+    reason: row.reason,
+    fields: row.fields,
+    documents: row.documents.map((code) => ({ code, name: names.get(code) ?? code })),
+    requestedBy: row.requested_by_name,
+    requestedAt: row.created_at,
+    resubmittedAt: row.resubmitted_at,
+  };
+}
+
+export async function insertCorrection(trx: Trx, v: { entityId: number; caseId: number; requestedBy: number; reason: string; fields: string[]; documents: string[] }): Promise<number> {
+  const row = await trx
+    .insertInto('case_corrections')
+    .values({ entity_id: v.entityId, case_id: v.caseId, requested_by: v.requestedBy, reason: v.reason, fields: v.fields, documents: v.documents })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Ends a correction: resubmitted with the files given per document, or cancelled by someone (or by the case's end). */
+export async function endCorrection(
+  trx: Trx,
+  id: number,
+  end: { state: 'resubmitted'; uploads: Record<string, Array<{ id: string; name: string; size?: number }>> } | { state: 'cancelled'; by: number | null },
+): Promise<void> {
+  const now = new Date();
+  await trx
+    .updateTable('case_corrections')
+    .set(end.state === 'resubmitted' ? { state: 'resubmitted', resubmitted_at: now, uploads: JSON.stringify(end.uploads) } : { state: 'cancelled', cancelled_at: now, cancelled_by: end.by })
+    .where('id', '=', id)
+    .where('state', '=', 'open')
+    .execute();
+}
+
+/** Cancels the open correction of a case, if any (the case ended); returns its id. */
+export async function cancelOpenCorrection(trx: Trx, caseId: number): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('case_corrections')
+    .set({ state: 'cancelled', cancelled_at: new Date() })
+    .where('case_id', '=', caseId)
+    .where('state', '=', 'open')
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** A new version of the case, without other change: what it shows changed (a correction asked for or ended), so open pages refetch and stale saves are refused. */
+export async function touchCase(trx: Trx, caseId: number): Promise<number> {
+  const row = await trx.updateTable('cases').set({ version: sql`version + 1`, updated_at: new Date() }).where('id', '=', caseId).returning('version').executeTakeFirstOrThrow();
+  return row.version;
+}
+
+/** The files of the tenant uploaded by the actor among these ids, with their stored names and sizes. */
+export function ownUploads(trx: Trx, actor: Actor, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return trx.selectFrom('files').where('id', 'in', ids).where('entity_id', '=', actor.entityId).where('created_by', '=', actor.userId).select(['id', 'name', 'size']).execute();
 }
 
 // ---------------------------------------------------------------- new cases and drafts

@@ -3,8 +3,9 @@
  * case columns and any form field; drafts ('Save, but come back later to
  * complete') and submitting them; one case with its data, documents, tasks
  * and history; the open / complete / close / enable-again actions, owner
- * and participants; similar applications; saved searches; exports; the CSV
- * import.
+ * and participants; returning an open application to its applicant for
+ * correction and the applicant's resubmission (corrections.ts); similar
+ * applications; saved searches; exports; the CSV import.
  *
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read) or commands.ts (to change), and presents the answer. No SQL here.
@@ -26,6 +27,7 @@ import {
   startDraft,
   submitDraft,
 } from './commands.js';
+import { cancelCorrection, resubmitCorrection, returnForCorrection } from './corrections.js';
 import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport, XLSX_TYPE } from './export.js';
 import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importListQuery, importListSchema, importView, listImports, mappingBody, rejectedRowsCsv, startImport, uploadImport, uploadQuery } from './import.js';
 import { TRANSITIONS } from './policy.js';
@@ -244,6 +246,50 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['cases'], summary: "Correct an open case's data: checked by the form, every changed field recorded", params: s.idParams, body: s.correctDataBody, response: { 200: s.versionSchema } },
     },
     async (request) => ({ version: await correctData(app.db, actorOf(request), request.params.id, { ...request.body, lang: request.lang }) }),
+  );
+
+  // ---------------------------------------------------------------- returned for correction (issue 18)
+
+  app.post(
+    '/api/cases/:id/correction',
+    {
+      config: { access: { target: 'wf_casos', action: 'update' } },
+      schema: {
+        tags: ['cases'],
+        summary: 'Return an open application to its applicant for correction: a reason and the form fields and checklist documents to fix; the applicant is emailed a link',
+        params: s.idParams,
+        body: s.returnForCorrectionBody,
+        response: { 201: s.versionSchema },
+      },
+    },
+    async (request, reply) => {
+      const version = await returnForCorrection(app.db, app.engine, actorOf(request), request.params.id, { ...request.body, lang: request.lang });
+      return reply.status(201).send({ version });
+    },
+  );
+
+  app.post(
+    '/api/cases/:id/correction/cancel',
+    {
+      config: { access: { target: 'wf_casos', action: 'update' } },
+      schema: { tags: ['cases'], summary: "Withdraw the open request for correction", params: s.idParams, response: { 200: s.versionSchema } },
+    },
+    async (request) => ({ version: await cancelCorrection(app.db, actorOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/api/cases/:id/correction/resubmit',
+    {
+      config: { access: { target: 'wf_casos', action: 'create' } },
+      schema: {
+        tags: ['cases'],
+        summary: 'The applicant sends the corrected application back: only the asked fields may change, each asked document needs its files; the workflow goes on where it was',
+        params: s.idParams,
+        body: s.resubmitCorrectionBody,
+        response: { 200: s.versionSchema },
+      },
+    },
+    async (request) => ({ version: await resubmitCorrection(app.db, app.engine, actorOf(request), request.params.id, { ...request.body, lang: request.lang }) }),
   );
 
   for (const { name, target } of TRANSITIONS) {

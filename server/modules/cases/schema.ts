@@ -15,8 +15,11 @@ export {
   caseExportSchema,
   caseItemSchema,
   caseListSchema,
+  correctionSchema,
   draftSchema,
   newOptionsSchema,
+  resubmitCorrectionBody,
+  returnForCorrectionBody,
   savedSearchSchema,
 } from '../../../core/api/cases.js';
 export { idParams } from '../../../core/api/list.js';

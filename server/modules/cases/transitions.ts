@@ -5,7 +5,8 @@
  * inside the caller's transaction, with the case locked: the state table of
  * core/workflow/states.ts decides, the history records it, and the
  * applicant (the case's owner) is told when their case is completed or
- * closed (notifications/commands.ts).
+ * closed (notifications/commands.ts). A case that ends (completed, closed,
+ * rejected) cancels the correction its applicant was asked for, if any.
  */
 import { sql, type Transaction } from 'kysely';
 import { type CaseAction, type CaseState, nextCaseState } from '../../../core/workflow/states.js';
@@ -15,7 +16,7 @@ import type { Doer } from '../acl/policy.js';
 import type { NotificationKind } from '../../../core/api/comments.js';
 import { notify, type NotifyEnv } from '../notifications/commands.js';
 import { recordEvent } from './history.js';
-import type { CaseRow } from './repo.js';
+import { type CaseRow, cancelOpenCorrection } from './repo.js';
 
 const FINAL: ReadonlySet<CaseState> = new Set(['CLOSED', 'REJECTED', 'SUCCESS']);
 
@@ -39,6 +40,11 @@ export async function setCaseState(
     .where('id', '=', c.id)
     .execute();
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
+  // A case that ends no longer waits for its applicant's correction.
+  if (FINAL.has(next)) {
+    const ended = await cancelOpenCorrection(trx, c.id);
+    if (ended) await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: 'correction_cancelled', type: 'case', detail: { correction: ended, because: `case_${action}` } });
+  }
   c.state = next;
   const event = TOLD[action];
   if (event && c.owner_id) {

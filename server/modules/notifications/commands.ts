@@ -49,6 +49,8 @@ export interface Notice {
   notifyDoer?: boolean;
   /** The people to tell (inactive ones and the one who caused it are left out). */
   to: number[];
+  /** The page the mail's link opens (a path under PUBLIC_URL); the task's or the case's page otherwise. */
+  link?: string;
   /** The template the protocol task chose for this event; the event's default otherwise. */
   templateId?: number;
   /** Event facts the case does not hold: the reason of a return, the comment, who mentioned. */
@@ -88,7 +90,7 @@ export async function notify(trx: Trx, env: NotifyEnv, notice: Notice): Promise<
 
   const c = await caseNoticeFacts(trx, notice.entityId, notice.caseId);
   const task = notice.taskId ? await taskNoticeFacts(trx, notice.entityId, notice.taskId) : null;
-  const link = task ? `${env.publicUrl}/tasks/${task.id}` : `${env.publicUrl}/cases/${c.id}`;
+  const link = notice.link ? `${env.publicUrl}${notice.link}` : task ? `${env.publicUrl}/tasks/${task.id}` : `${env.publicUrl}/cases/${c.id}`;
   for (const r of mailed) {
     const language: TemplateLanguage = r.language;
     const values: PlaceholderValues = {

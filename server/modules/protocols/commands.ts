@@ -165,6 +165,11 @@ export async function importProtocol(db: Db, actor: Actor, f: ProtocolFile, lang
     };
     const checked = await checkProtocolDefinition(trx, actor, mapped, lang);
     const p = f.protocol;
-    return insertProtocol(trx, actor, { code: p.code, name: p.name, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number }, checked);
+    return insertProtocol(
+      trx,
+      actor,
+      { code: p.code, name: p.name, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number, publicPage: p.publicPage },
+      checked,
+    );
   });
 }

@@ -164,13 +164,32 @@ describe('protocols', () => {
     expect(versions).toHaveLength(1); // every running case still on version 1
   });
 
+  it('keep a public page in both languages: saved, kept by a save that leaves it out, capped', async () => {
+    const p = await rental();
+    const before = (await req('GET', `/api/protocols/${p.id}`, coordinator)).json<Detail & { name: string; description: string; caseType: string; public: boolean; mainFormId: number; publicPage: Record<string, string> }>();
+    expect(before.publicPage).toEqual({ titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' });
+    const body = { code: before.code, name: before.name, description: before.description, caseType: before.caseType, public: true, mainFormId: before.mainFormId, definition: before.definition };
+    const page = { titleEn: ' Rental help ', titleEs: 'Ayuda para el alquiler', descriptionEn: 'Rent help.\nTwo lines.', descriptionEs: 'Ayuda.', eligibilityEn: 'Tenants.', eligibilityEs: 'Arrendatarios.' };
+    const saved = await req('PUT', `/api/protocols/${p.id}`, coordinator, { ...body, publicPage: page });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json<{ publicPage: unknown }>().publicPage).toEqual({ ...page, titleEn: 'Rental help' });
+    // The page's texts are not part of the workflow: saving them leaves nothing to publish.
+    expect(saved.json<Detail>().changedSincePublished).toBe(false);
+    const kept = await req('PUT', `/api/protocols/${p.id}`, coordinator, body);
+    expect(kept.json<{ publicPage: unknown }>().publicPage).toEqual({ ...page, titleEn: 'Rental help' });
+    const long = await req('PUT', `/api/protocols/${p.id}`, coordinator, { ...body, publicPage: { ...page, eligibilityEs: 'x'.repeat(4001) } }, 'es');
+    expect(long.statusCode).toBe(400);
+    expect(long.json<Err>().error.details).toEqual([{ path: 'publicPage.eligibilityEs', message: 'El texto es demasiado largo' }]);
+  });
+
   it('export one JSON file and import it into another tenant, forms included', async () => {
     const p = await rental();
     const file = await req('GET', `/api/protocols/${p.id}/export`, coordinator);
     expect(file.headers['content-disposition']).toBe('attachment; filename="protocol-rental-assistance.json"');
-    const exported = file.json<{ forms: unknown[]; teams: Record<string, string>; protocol: { definition: { tasks: Array<{ formId: string | null }> } } }>();
+    const exported = file.json<{ forms: unknown[]; teams: Record<string, string>; protocol: { publicPage: unknown; definition: { tasks: Array<{ formId: string | null }> } } }>();
     expect(exported.forms).toHaveLength(6);
     expect(exported.protocol.definition.tasks[0].formId).toBe('intake-review');
+    expect(exported.protocol.publicPage).toMatchObject({ titleEn: 'Rental help', eligibilityEs: 'Arrendatarios.' });
     // The other tenant lacks the teams: refused, and nothing is created.
     const otherForms = () => t.db.selectFrom('forms').where('entity_id', '=', otherEntityId).select('id').execute();
     const before = (await otherForms()).length;
@@ -184,6 +203,7 @@ describe('protocols', () => {
     expect(imported.statusCode).toBe(201);
     const d = imported.json<Detail>();
     expect(d.publishedVersion).toBeNull();
+    expect((d as Detail & { publicPage: unknown }).publicPage).toEqual(exported.protocol.publicPage);
     expect(d.definition.tasks.every((x) => x.formId === null || typeof x.formId === 'number')).toBe(true);
     expect((await req('POST', `/api/protocols/${d.id}/publish`, other)).statusCode).toBe(200);
   });

@@ -20,7 +20,7 @@ type Trx = Transaction<Database>;
 type Executor = Db | Trx;
 export type ProtocolBody = z.infer<typeof protocolBodySchema>;
 
-/** Where the public form of a protocol is found: PUBLIC_URL/publico/<entity>/<code>. */
+/** Where the public page of a protocol is found: PUBLIC_URL/publico/<entity docnumber>/<code> (server/modules/public). */
 export interface Urls {
   publicUrl: string;
 }
@@ -34,6 +34,7 @@ function protocols(db: Executor, doer: Doer) {
     .where('p.entity_id', '=', doer.entityId)
     .select([
       'p.id', 'p.code', 'p.name', 'p.description', 'p.case_type', 'p.public', 'p.main_form_id', 'f.name as main_form_name', 'p.published_version', 'p.draft',
+      'p.public_title_en', 'p.public_title_es', 'p.public_description_en', 'p.public_description_es', 'p.eligibility_en', 'p.eligibility_es',
       sql<number>`jsonb_array_length(p.draft->'tasks')`.as('tasks'),
       sql<number>`(select count(*) from cases c where c.protocol_id = p.id and c.state <> 'DRAFT')::int`.as('cases'),
     ]);
@@ -53,6 +54,16 @@ const summary = (actor: Actor, urls: Urls, p: ProtocolRow) => ({
   tasks: p.tasks,
   cases: p.cases,
   publicUrl: `${urls.publicUrl}/publico/${encodeURIComponent(actor.entity.docnumber)}/${p.code}`,
+});
+
+/** The protocol's public page texts (`/publico/{entity}/{code}`), as the editor shows them. */
+const publicPageOf = (p: ProtocolRow) => ({
+  titleEn: p.public_title_en,
+  titleEs: p.public_title_es,
+  descriptionEn: p.public_description_en,
+  descriptionEs: p.public_description_es,
+  eligibilityEn: p.eligibility_en,
+  eligibilityEs: p.eligibility_es,
 });
 
 /** A protocol of the doer's tenant; NOT_FOUND otherwise. */
@@ -89,6 +100,7 @@ export async function protocolDetail(db: Db, actor: Actor, urls: Urls, id: numbe
   const published = versions.find((v) => v.version === p.published_version);
   return {
     ...summary(actor, urls, p),
+    publicPage: publicPageOf(p),
     definition: p.draft,
     versions: versions.map((v) => ({ version: v.version, publishedAt: v.published_at, publishedBy: v.name })),
     changedSincePublished: !published || unfrozen(published.definition) !== unfrozen(p.draft),
@@ -179,6 +191,15 @@ export async function responsiblesByName(db: Executor, doer: Doer) {
 
 const columns = (b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition) => ({
   code: b.code, name: b.name, description: b.description, case_type: b.caseType, public: b.public, main_form_id: b.mainFormId, draft: JSON.stringify(draft),
+  // A body without the public page leaves the saved one as it is.
+  ...(b.publicPage && {
+    public_title_en: b.publicPage.titleEn,
+    public_title_es: b.publicPage.titleEs,
+    public_description_en: b.publicPage.descriptionEn,
+    public_description_es: b.publicPage.descriptionEs,
+    eligibility_en: b.publicPage.eligibilityEn,
+    eligibility_es: b.publicPage.eligibilityEs,
+  }),
 });
 
 export async function insertProtocol(trx: Trx, doer: Doer, b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition): Promise<number> {
@@ -267,7 +288,7 @@ export async function protocolFile(db: Db, actor: Actor, id: number) {
       format: 'casebook-protocol' as const,
       formatVersion: 1 as const,
       protocol: {
-        code: p.code, name: p.name, description: p.description, caseType: p.case_type, public: p.public, mainForm: formCode.get(p.main_form_id) as string,
+        code: p.code, name: p.name, description: p.description, caseType: p.case_type, public: p.public, mainForm: formCode.get(p.main_form_id) as string, publicPage: publicPageOf(p),
         // Form ids become form codes; team and user ids are named in `teams` and `users`.
         definition: { ...def, mainFormVersionId: undefined, tasks: def.tasks.map((t) => ({ ...t, formVersionId: undefined, formId: t.formId === null ? null : formCode.get(t.formId) })) },
       },

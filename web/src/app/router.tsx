@@ -53,9 +53,14 @@ const ImportsPage = lazyPage(() => import('../features/cases/imports/ImportsPage
 const NewCasePage = lazyPage(() => import('../features/cases/case/NewCasePage.js'));
 const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js'));
 const CasePage = lazyPage(() => import('../features/cases/case/CasePage.js'));
+const CorrectionPage = lazyPage(() => import('../features/cases/case/CorrectionPage.js'));
 // Settings.
 const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
 const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
+// The public entry (no session).
+const PublicEntitiesPage = lazyPage(() => import('../features/public/PublicEntitiesPage.js'));
+const PublicEntityPage = lazyPage(() => import('../features/public/PublicEntityPage.js'));
+const PublicProgrammePage = lazyPage(() => import('../features/public/PublicProgrammePage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -83,6 +88,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/cases/drafts', element: <DraftsPage />, handle: page('menu.drafts', 'borradores') },
           { path: '/cases/imports', element: <ImportsPage />, handle: page('caseImports.title', 'admin_cases') },
           { path: '/cases/:id', element: <CasePage />, handle: page('caseView.title', 'wf_casos') },
+          { path: '/cases/:id/correct', element: <CorrectionPage />, handle: page('caseCorrection.page.title', 'wf_casos') },
           { path: '/main/acl_acciones', element: <ActionsPage />, handle: page('menu.aclActions', 'acl_acciones') },
           { path: '/main/acl_objetos', element: <ModulesPage />, handle: page('menu.aclModules', 'acl_objetos') },
           { path: '/main/acl_roles', element: <RolesPage />, handle: page('menu.aclRoles', 'acl_roles') },
@@ -131,8 +137,12 @@ export const appRoutes: RouteObject[] = [
           { path: '/login2', element: <DocumentLoginPage />, handle: page('login.documentTitle') },
           { path: '/login2/:id', element: <DocumentLoginPage />, handle: projectPage('login.documentTitle') },
           { path: '/user/create-account', element: <SignUpPage />, handle: page('signup.title') },
+          { path: '/user/create-account/:id', element: <SignUpPage />, handle: projectPage('signup.title') },
           { path: '/user/recovery-password', element: <RecoveryPage />, handle: page('recovery.title') },
           { path: '/change-password/:token?', element: <ChangePasswordPage />, handle: page('passwordReset.title') },
+          { path: '/publico', element: <PublicEntitiesPage />, handle: page('public.title') },
+          { path: '/publico/:entity', element: <PublicEntityPage />, handle: page('public.entityTitle') },
+          { path: '/publico/:entity/:code', element: <PublicProgrammePage />, handle: page('public.programmeTitle') },
           { path: '/404', element: <NotFoundPage />, handle: page('notFound.title') },
           { path: '*', element: <NotFoundPage />, handle: page('notFound.title') },
         ],

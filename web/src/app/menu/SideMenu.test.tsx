@@ -39,6 +39,7 @@ describe('route patterns', () => {
       '/cases/drafts',
       '/cases/imports',
       '/cases/:id',
+      '/cases/:id/correct',
       '/main/acl_acciones',
       '/main/acl_objetos',
       '/main/acl_roles',
@@ -78,8 +79,12 @@ describe('route patterns', () => {
       '/login2',
       '/login2/:id',
       '/user/create-account',
+      '/user/create-account/:id',
       '/user/recovery-password',
       '/change-password/:token?',
+      '/publico',
+      '/publico/:entity',
+      '/publico/:entity/:code',
       '/404',
     ]);
   });

@@ -3,6 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { setLanguage } from '../../i18n/index.js';
+import { safeNextPath } from './session.js';
 import {
   jsonResponse,
   mockFetch,
@@ -55,6 +56,22 @@ describe('pages that need a session', () => {
     fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+  });
+});
+
+describe('safeNextPath', () => {
+  test.each([
+    ['/publico/demo-housing-agency/rental-assistance?x=1', '/publico/demo-housing-agency/rental-assistance?x=1'],
+    ['//evil.example', '/home'],
+    ['/\\evil.example', '/home'],
+    ['/\t/evil.example', '/home'],
+    ['/ok\n//evil.example', '/home'],
+    ['https://evil.example/', '/home'],
+    ['javascript:alert(1)', '/home'],
+    ['', '/home'],
+    [null, '/home'],
+  ])('%j -> %s', (next, path) => {
+    expect(safeNextPath(next)).toBe(path);
   });
 });
 

@@ -79,10 +79,28 @@ export function signedIn(client: QueryClient, session: Session): void {
   if (!languageChosenHere() && (LANGUAGES as readonly string[]).includes(saved) && saved !== i18n.language) void setLanguage(saved);
 }
 
-/** Where the sign-in page returns to: a path of this app, never another site. */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/home';
+/**
+ * A `?next=` worth following: a path of this app (`/...`), never another
+ * site. `//host` and `/\host` name another site, and browsers drop tabs and
+ * line breaks from addresses (`/\t/host` is `//host`), so backslashes and
+ * control characters anywhere refuse it. Null when it is not one.
+ */
+export function safeNext(next: string | null | undefined): string | null {
+  if (!next || !next.startsWith('/') || next.startsWith('//')) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point.
+  if (/[\\\u0000-\u001f\u007f]/.test(next)) return null;
   return next;
+}
+
+/** Where the sign-in page returns to: a path of this app, never another site; /home otherwise. */
+export function safeNextPath(next: string | null | undefined): string {
+  return safeNext(next) ?? '/home';
+}
+
+/** `?next=...` carrying a safe `next` on to another page (the sign-in and sign-up pages link to each other), or ''. */
+export function nextQuery(next: string | null | undefined): string {
+  const safe = safeNext(next);
+  return safe ? `?next=${encodeURIComponent(safe)}` : '';
 }
 
 export const SessionContext = createContext<Session | null>(null);

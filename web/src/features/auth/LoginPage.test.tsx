@@ -89,6 +89,15 @@ describe('the sign-in form', () => {
     expect(within(nav).getByRole('link', { name: 'Sign in with your document number' })).toHaveAttribute('href', '/login2');
   });
 
+  test('in a project and on the way somewhere (?next=), the other ways in keep both', async () => {
+    mockSettingsFetch(settingsFixture, null);
+    renderApp(`/login/applications?next=${encodeURIComponent('/publico/demo-housing-agency/rental-assistance')}`);
+    const nav = await screen.findByRole('navigation');
+    const next = '?next=%2Fpublico%2Fdemo-housing-agency%2Frental-assistance';
+    expect(within(nav).getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', `/user/create-account/applications${next}`);
+    expect(within(nav).getByRole('link', { name: 'Sign in with your document number' })).toHaveAttribute('href', `/login2/applications${next}`);
+  });
+
   test('/login2 signs in by document number within the project', async () => {
     const fetchMock = mockFetch((url) => {
       if (url.endsWith('/settings')) return jsonResponse(settingsFixture);

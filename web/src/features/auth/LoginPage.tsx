@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { loginSchema } from '../../../../core/auth.js';
 import { currentProjectId } from '../../app/project/projectSettings.js';
 import type { LoginLocationState } from '../../app/session/RequireSession.js';
-import { type Session, safeNextPath, signedIn } from '../../app/session/session.js';
+import { nextQuery, type Session, safeNextPath, signedIn } from '../../app/session/session.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { lazyResolver, preload, showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
@@ -100,8 +100,12 @@ interface SignInFrameProps {
 export function SignInFrame({ title, error, other, children }: SignInFrameProps) {
   const { t } = useTranslation();
   const { id } = useParams();
+  const [params] = useSearchParams();
   const state = useLocation().state as LoginLocationState | null;
-  const otherPath = id ? `${other.to}/${encodeURIComponent(id)}` : other.to;
+  // The other pages of the same project, and on to where the user was heading.
+  const inProject = (path: string) => (id ? `${path}/${encodeURIComponent(id)}` : path);
+  const next = nextQuery(params.get('next'));
+  const otherPath = `${inProject(other.to)}${next}`;
   return (
     <AuthCard
       title={title}
@@ -110,7 +114,7 @@ export function SignInFrame({ title, error, other, children }: SignInFrameProps)
           <Link component={RouterLink} to="/user/recovery-password">
             {t('login.forgotPassword')}
           </Link>
-          <Link component={RouterLink} to="/user/create-account">
+          <Link component={RouterLink} to={`${inProject('/user/create-account')}${next}`}>
             {t('login.createAccount')}
           </Link>
           <Link component={RouterLink} to={otherPath}>

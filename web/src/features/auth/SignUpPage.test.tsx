@@ -73,4 +73,29 @@ describe('sign-up', () => {
     expect(screen.getByRole('link', { name: goToSignIn })).toHaveAttribute('href', '/login');
     expect(fetchMock.mock.calls.filter(([url]) => url === '/api/auth/signup')).toHaveLength(1);
   });
+
+  test('from a public programme (/user/create-account/{project}?next=): signs up in that project, and the way to sign in comes back to the programme', async () => {
+    const next = '/publico/demo-housing-agency/rental-assistance';
+    const fetchMock = mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse({ ...settingsFixture, id: 'other', title: 'Title Clearance Office' });
+      return jsonResponse({ message: 'Check your email to continue: we have sent a message to this address.' }, 201);
+    });
+    renderApp(`/user/create-account/other?next=${encodeURIComponent(next)}`);
+    const signIn = `/login/other?next=${encodeURIComponent(next)}`;
+    expect(await screen.findByRole('link', { name: 'I already have an account: sign in' })).toHaveAttribute('href', signIn);
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/projects/other/settings');
+    await fill({ name: /Full name/, email: /Email/, password: /^Password/, confirm: /Confirm the password/ });
+    fireEvent.change(screen.getByLabelText(/Confirm the password/), { target: { value: 'Secret123' } });
+    document.querySelector('altcha-widget')?.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'verified', payload: 'cGF5bG9hZA==' } }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', signIn);
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/signup');
+    expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ email: 'nora@demo.test', project: 'other' });
+  });
+
+  test.each(['//evil.example/steal', 'https://evil.example/', '/\\evil.example', '/\t/evil.example', 'javascript:alert(1)'])('never carries a next that leaves the site on: %s', async (next) => {
+    mockSettingsFetch(settingsFixture, null);
+    renderApp(`/user/create-account?next=${encodeURIComponent(next)}`);
+    expect(await screen.findByRole('link', { name: 'I already have an account: sign in' })).toHaveAttribute('href', '/login');
+  });
 });

@@ -5,10 +5,11 @@ import Link from '@mui/material/Link';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from '../../../../core/auth.js';
 import { useCurrentProjectId } from '../../app/project/projectSettings.js';
+import { nextQuery } from '../../app/session/session.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
@@ -20,14 +21,19 @@ type SignUpValues = z.input<typeof signupSchema>;
 const FIELDS = ['name', 'email', 'docnumber', 'password', 'passwordConfirm', 'captcha'] as const;
 
 /**
- * /user/create-account: an applicant creates their account, after the
- * captcha. The server answers alike whether or not the address already has
- * an account (what happened goes to the address by email), so the page only
- * shows that answer.
+ * /user/create-account and /user/create-account/{project}: an applicant
+ * creates their account, after the captcha, in the project of the path (or
+ * the browser's). The server answers alike whether or not the address already
+ * has an account (what happened goes to the address by email), so the page
+ * only shows that answer, and the way to sign in: in the same project, and
+ * on to the page the visitor came from (`?next=`, a path of this app only).
  */
 export default function SignUpPage() {
   const { t } = useTranslation();
   const project = useCurrentProjectId();
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const signInPath = `/login${id ? `/${encodeURIComponent(id)}` : ''}${nextQuery(params.get('next'))}`;
   const [created, setCreated] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   // A new widget (and challenge) after the server refused the captcha: a solution is good once.
@@ -56,7 +62,7 @@ export default function SignUpPage() {
         <Alert severity="success" role="status" sx={{ mb: 2 }}>
           {created}
         </Alert>
-        <Button component={RouterLink} to="/login" variant="contained" fullWidth>
+        <Button component={RouterLink} to={signInPath} variant="contained" fullWidth>
           {t('signup.goToSignIn')}
         </Button>
       </AuthCard>
@@ -71,7 +77,7 @@ export default function SignUpPage() {
     <AuthCard
       title={t('signup.title')}
       footer={
-        <Link component={RouterLink} to="/login">
+        <Link component={RouterLink} to={signInPath}>
           {t('signup.haveAccount')}
         </Link>
       }

@@ -14,6 +14,9 @@ const notifications: NotificationList = {
     { id: 8, kind: 'task_overdue', caseId: 43, caseNumber: '000043', taskId: 91, taskName: 'Eligibility review', detail: null, commentId: null, importId: null, count: null, byName: null, createdAt: '2026-11-20T16:00:00.000Z', readAt: '2026-11-20T17:00:00.000Z' },
     { id: 7, kind: 'mention', caseId: 42, caseNumber: '000042', taskId: null, taskName: null, detail: null, commentId: 3, importId: null, count: null, byName: 'Ana Pérez', createdAt: '2026-11-20T15:00:00.000Z', readAt: null },
     { id: 6, kind: 'case_returned', caseId: 40, caseNumber: '000040', taskId: 90, taskName: 'Correct the application', detail: 'The lease is unsigned', commentId: null, importId: null, count: null, byName: 'Demo Reviewer', createdAt: '2026-11-19T15:00:00.000Z', readAt: '2026-11-19T16:00:00.000Z' },
+    // Returned by staff (issue 18), not by a protocol task: to the correction page. And the staff member's answer.
+    { id: 5, kind: 'case_returned', caseId: 39, caseNumber: '000039', taskId: null, taskName: null, detail: 'Upload the lease', commentId: null, importId: null, count: null, byName: 'Demo Coordinator', createdAt: '2026-11-18T15:00:00.000Z', readAt: '2026-11-18T16:00:00.000Z' },
+    { id: 4, kind: 'case_resubmitted', caseId: 38, caseNumber: '000038', taskId: null, taskName: null, detail: null, commentId: null, importId: null, count: null, byName: 'Ana Applicant', createdAt: '2026-11-18T14:00:00.000Z', readAt: '2026-11-18T16:00:00.000Z' },
   ],
 };
 
@@ -38,6 +41,10 @@ describe('the notifications bell', () => {
     expect(items[2]).toHaveTextContent('Your application 000040 was returned for correction');
     expect(items[2]).toHaveTextContent('The lease is unsigned');
     expect(items[2]).toHaveAttribute('href', '/tasks/90');
+    expect(items[3]).toHaveTextContent('Your application 000039 was returned for correction');
+    expect(items[3]).toHaveAttribute('href', '/cases/39/correct');
+    expect(items[4]).toHaveTextContent('Ana Applicant corrected application 000038 and sent it back');
+    expect(items[4]).toHaveAttribute('href', '/cases/38');
     expect(within(menu).getByRole('menuitem', { name: 'Mark all as read' })).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Notification settings' })).toHaveAttribute('href', '/profile#notifications');
     fireEvent.click(items[1] as HTMLElement);

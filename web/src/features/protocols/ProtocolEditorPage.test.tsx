@@ -3,6 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import type { TaskTemplate } from '../../../../core/workflow/protocol.js';
+import { setLanguage } from '../../i18n/index.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import type { ProtocolDetail } from './api.js';
 
@@ -33,6 +34,7 @@ const detail: ProtocolDetail = {
   tasks: 2,
   cases: 0,
   publicUrl: '',
+  publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
   definition: {
     start: ['intake'],
     tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })],
@@ -44,12 +46,13 @@ const detail: ProtocolDetail = {
   changedSincePublished: false,
 };
 
-function serve() {
+function serve(protocol: ProtocolDetail = detail, saved?: () => Response) {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
-    if (url === '/api/protocols/1' && !init?.method) return jsonResponse(detail);
+    if (url === '/api/protocols/1' && !init?.method) return jsonResponse(protocol);
     if (url === '/api/protocols/1' && init?.method === 'PUT') {
+      if (saved) return saved();
       return jsonResponse(
         { error: { code: 'UNPROCESSABLE', message: 'The request could not be processed.', details: [{ path: 'tasks.eligibility.responsible', message: 'This team does not exist' }] } },
         422,
@@ -148,5 +151,35 @@ describe('/protocolos/:id', () => {
     // Opened again, the dialog shows the choice.
     fireEvent.click(screen.getByRole('button', { name: 'Edit: Intake review' }));
     expect(within(await screen.findByRole('dialog', { name: 'Task: Intake review' })).getByRole('radio', { name: 'Business days' })).toBeChecked();
+  });
+
+  test.each([
+    ['en', 'Public page', 'Title (Spanish)', 'Who may apply (English)', 'Open the public page', 'Save'],
+    ['es', 'Página pública', 'Título (español)', 'Quién puede solicitarlo (inglés)', 'Abrir la página pública', 'Guardar'],
+  ] as const)('the public page: its texts in both languages are saved with the protocol, a refused one shows under its field (%s)', async (language, section, titleEs, eligibilityEn, open, save) => {
+    await setLanguage(language);
+    setScreenWidth(1366);
+    const published = { ...detail, public: true, publicUrl: 'http://localhost:3000/publico/900100200/small', publicPage: { ...detail.publicPage, titleEn: 'Small programme' } };
+    const fetchMock = serve(published, () =>
+      jsonResponse({ error: { code: 'VALIDATION', message: 'Some values are not valid', details: [{ path: 'publicPage.eligibilityEs', message: 'The text is too long' }] } }, 400),
+    );
+    renderApp('/protocolos/1');
+    const region = await screen.findByRole('region', { name: section });
+    expect(within(region).getByRole('link', { name: open })).toHaveAttribute('href', published.publicUrl);
+    expect(within(region).getAllByRole('textbox')).toHaveLength(6);
+    fireEvent.change(within(region).getByRole('textbox', { name: titleEs }), { target: { value: ' Programa pequeño ' } });
+    fireEvent.change(within(region).getByRole('textbox', { name: eligibilityEn }), { target: { value: 'Renters.\nOf the area.' } });
+    fireEvent.click(screen.getByRole('button', { name: save }));
+    expect(await within(region).findByText('The text is too long')).toBeInTheDocument();
+    const body = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')?.[1]?.body));
+    expect(body.publicPage).toEqual({ titleEn: 'Small programme', titleEs: 'Programa pequeño', descriptionEn: '', descriptionEs: '', eligibilityEn: 'Renters.\nOf the area.', eligibilityEs: '' });
+  });
+
+  test('the public page has no link while the protocol is not public', async () => {
+    setScreenWidth(1366);
+    serve();
+    renderApp('/protocolos/1');
+    const region = await screen.findByRole('region', { name: 'Public page' });
+    expect(within(region).queryByRole('link')).not.toBeInTheDocument();
   });
 });

@@ -11,6 +11,7 @@ import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { EditorAlerts } from './editor/EditorAlerts.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
+import { PublicPageSection } from './editor/PublicPageSection.js';
 import { SettingsSection } from './editor/SettingsSection.js';
 import { responsibleText } from './editor/TaskList.js';
 import { TasksSection } from './editor/TasksSection.js';
@@ -20,7 +21,8 @@ import { VersionsSection } from './editor/VersionsSection.js';
 import { ProtocolGraph } from './graph/ProtocolGraph.js';
 
 /**
- * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its task
+ * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its public
+ * page in English and Spanish (`PublicPageSection`), its task
  * templates (ordered, each in a dialog), the start tasks, the pending-list
  * columns, and a graph drawn from the draft as it changes. Save stores the
  * draft (problems show next to the task or field they name); Publish freezes
@@ -70,6 +72,13 @@ export default function ProtocolEditorPage() {
 
       <Box sx={{ display: 'grid', gap: 2 }}>
         <SettingsSection draft={draft} update={editor.update} problems={problems.settings} forms={formItems} mainFormName={loaded?.mainFormName} />
+
+        <PublicPageSection
+          value={draft.publicPage}
+          onChange={(publicPage) => editor.update({ publicPage })}
+          problems={problems.settings}
+          publicUrl={loaded?.public && loaded.publishedVersion !== null ? loaded.publicUrl : null}
+        />
 
         <TasksSection definition={def} options={options} problems={problems} updateDefinition={updateDefinition} />
 

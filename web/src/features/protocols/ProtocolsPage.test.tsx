@@ -22,11 +22,11 @@ const rental: ProtocolSummary = {
   publicUrl: 'http://localhost:3000/publico/900100200/rental-assistance',
 };
 
-function serve() {
+function serve(items: ProtocolSummary[] = [rental]) {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
-    if (url.startsWith('/api/protocols?')) return jsonResponse({ items: [rental], total: 1 });
+    if (url.startsWith('/api/protocols?')) return jsonResponse({ items, total: items.length });
     if (url === '/api/protocols/import' && init?.method === 'POST') {
       return jsonResponse(
         {
@@ -72,6 +72,16 @@ describe('/protocolos', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Copy public URL: Rental assistance' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(rental.publicUrl));
     expect(await screen.findByText(`Public URL copied: ${rental.publicUrl}`)).toBeInTheDocument();
+  });
+
+  test('has no public URL to copy while a protocol is private or unpublished, and says why', async () => {
+    setScreenWidth(1366);
+    serve([rental, { ...rental, id: 2, name: 'Internal review', public: false }, { ...rental, id: 3, name: 'Coming soon', publishedVersion: null }]);
+    renderApp('/protocolos');
+    expect(await screen.findByRole('button', { name: 'Copy public URL: Rental assistance' })).toBeEnabled();
+    for (const name of ['Internal review', 'Coming soon']) {
+      expect(screen.getByRole('button', { name: `Copy public URL: ${name}. The public page shows once the protocol is public and published` })).toBeDisabled();
+    }
   });
 
   test('publish asks first with the versions rule', async () => {

@@ -118,10 +118,10 @@ export default function ProtocolsPage() {
     { id: 'cases', label: t('protocols.caseCount'), align: 'right', render: (protocol) => protocol.cases },
   ];
 
-  const action = (label: string, protocol: ProtocolSummary, icon: ReactElement, onClick: () => void, disabled = false) => (
-    <Tooltip title={label} describeChild>
+  const action = (label: string, protocol: ProtocolSummary, icon: ReactElement, onClick: () => void, disabled = false, why?: string) => (
+    <Tooltip title={disabled && why ? why : label} describeChild>
       <span>
-        <IconButton aria-label={`${label}: ${protocol.name}`} onClick={onClick} size="small" disabled={disabled}>
+        <IconButton aria-label={`${label}: ${protocol.name}${disabled && why ? `. ${why}` : ''}`} onClick={onClick} size="small" disabled={disabled}>
           {icon}
         </IconButton>
       </span>
@@ -141,7 +141,15 @@ export default function ProtocolsPage() {
         action(t('protocols.export'), protocol, <DownloadOutlined fontSize="small" />, () =>
           void downloadProtocolExport(protocol).catch((error: unknown) => showToast(errorMessage(error))),
         )}
-      {action(t('protocols.copyUrl'), protocol, <ContentCopyOutlined fontSize="small" />, () => void copyUrl(protocol))}
+      {/* The public page answers 404 until the protocol is public and published: nothing to copy before. */}
+      {action(
+        t('protocols.copyUrl'),
+        protocol,
+        <ContentCopyOutlined fontSize="small" />,
+        () => void copyUrl(protocol),
+        !protocol.public || protocol.publishedVersion === null,
+        t('protocols.copyUrlNotPublic'),
+      )}
       {can('wf_protocolos', 'delete') && action(t('common.delete'), protocol, <DeleteOutlined fontSize="small" />, () => void confirmDelete(protocol))}
     </>
   );

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CaseActionName, caseDetailSchema, caseEventSchema, draftSchema, newOptionsSchema } from '../../../../../core/api/cases.js';
+import type { CaseActionName, caseDetailSchema, caseEventSchema, draftSchema, newOptionsSchema, ResubmitCorrection, ReturnForCorrection } from '../../../../../core/api/cases.js';
 import type { Wire } from '../../../../../core/api/wire.js';
 import type { FormDefinition } from '../../../../../core/forms/definition.js';
 import type { ListPage } from '../../../components/table/listParams.js';
@@ -196,5 +196,47 @@ export function useAdhocCasePreset(id: number | null, enabled: boolean) {
     enabled: id !== null && enabled,
     retry: false,
     meta: { silentError: true },
+  });
+}
+
+// ---------------------------------------------------------------- returned for correction (issue 18)
+
+/** An open request to correct an application, as GET /api/cases/:id shows it. */
+export type Correction = NonNullable<CaseDetail['correction']>;
+export type { ResubmitCorrection, ReturnForCorrection };
+
+/** The applicant's page where they correct what was asked (the address the email links to). */
+export const correctionUrl = (id: number | string) => `/cases/${encodeURIComponent(String(id))}/correct`;
+
+/** Staff send the application back to its applicant. Errors are the caller's to show. */
+export function useReturnForCorrection(id: number, callbacks: MutationCallbacks<{ version: number }, ReturnForCorrection> = {}) {
+  const invalidate = useInvalidateCase();
+  return useMutation({
+    mutationFn: (body: ReturnForCorrection) => apiFetch<{ version: number }>(`${casePath(id)}/correction`, { method: 'POST', json: body }),
+    meta: { silentError: true },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
+    onError: callbacks.onError,
+  });
+}
+
+/** Staff withdraw the open request. Errors are the caller's to show. */
+export function useCancelCorrection(id: number, callbacks: MutationCallbacks<{ version: number }, void> = {}) {
+  const invalidate = useInvalidateCase();
+  return useMutation({
+    mutationFn: () => apiFetch<{ version: number }>(`${casePath(id)}/correction/cancel`, { method: 'POST', json: {} }),
+    meta: { silentError: true },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
+    onError: callbacks.onError,
+  });
+}
+
+/** The applicant sends the corrected application back. Errors are the caller's to show. */
+export function useResubmitCorrection(id: number, callbacks: MutationCallbacks<{ version: number }, ResubmitCorrection> = {}) {
+  const invalidate = useInvalidateCase();
+  return useMutation({
+    mutationFn: (body: ResubmitCorrection) => apiFetch<{ version: number }>(`${casePath(id)}/correction/resubmit`, { method: 'POST', json: body }),
+    meta: { silentError: true },
+    onSuccess: refreshAfter(callbacks, () => invalidate()),
+    onError: callbacks.onError,
   });
 }

@@ -15,6 +15,7 @@ const KNOWN = new Set([
   'field_changed', 'owner_changed', 'participants_changed',
   'task_created', 'task_accepted', 'task_rejected', 'task_restarted', 'task_assigned', 'task_closed', 'task_unblocked', 'task_overdue',
   'comment_added', 'comment_edited', 'comment_deleted', 'document_accepted',
+  'correction_requested', 'correction_resubmitted', 'correction_cancelled',
 ]);
 
 /** The text of a comment kept in an event's detail (`body`, or `from`/`to` of an edit or delete). */
@@ -95,6 +96,23 @@ function describe(event: HistoryEvent, fields: Map<string, FieldDef>, t: TFuncti
       return { what: t('caseView.history.actions.comment_deleted', { number: event.detail.number }), more: commentText(event.detail.from) || undefined };
     case 'document_accepted':
       return { what: t('caseView.history.actions.document_accepted', { code: String(event.detail.code ?? '') }) };
+    case 'correction_requested': {
+      const named = Array.isArray(event.detail.documentNames) ? event.detail.documentNames : event.detail.documents;
+      const documents = Array.isArray(named) ? named.map(String) : [];
+      const parts = [
+        typeof event.detail.reason === 'string' ? t('caseView.history.reason', { reason: event.detail.reason }) : '',
+        fieldList ? t('caseView.history.fields', { fields: fieldList }) : '',
+        documents.length ? t('caseView.history.documents', { documents: documents.join(', ') }) : '',
+      ];
+      return { what: t('caseView.history.actions.correction_requested'), more: parts.filter(Boolean).join(' · ') || undefined };
+    }
+    case 'correction_resubmitted':
+      return { what: t('caseView.history.actions.correction_resubmitted'), more: fieldList ? t('caseView.history.fields', { fields: fieldList }) : undefined };
+    case 'correction_cancelled':
+      return {
+        what: t('caseView.history.actions.correction_cancelled'),
+        more: typeof event.detail.because === 'string' ? t('caseView.history.correctionEnded') : undefined,
+      };
     case 'participants_changed':
       return { what: t('caseView.history.actions.participants_changed', { count: Array.isArray(event.detail.userIds) ? event.detail.userIds.length : 0 }) };
     default:

@@ -3,6 +3,7 @@ import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -13,12 +14,22 @@ import { QueryState, Section } from '../../../components/page/index.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { Presence } from '../../../components/Presence.js';
 import { useRoom } from '../../../lib/realtime.js';
-import { ApiError, errorMessage } from '../../../lib/api.js';
+import { ApiError, type ApiErrorDetail, errorMessage } from '../../../lib/api.js';
 import { CommentThread, DocumentChecklist } from '../../comments/index.js';
 import { DocumentReview } from '../../review/index.js';
 import { DocumentDetail } from '../../tasks/DocumentDetail.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
-import { type CaseTransition, newCaseUrl, useCase, useCaseTransition, useChangeOwner, useInvalidateCase, useSetParticipants } from '../api.js';
+import {
+  type CaseTransition,
+  newCaseUrl,
+  useCancelCorrection,
+  useCase,
+  useCaseTransition,
+  useChangeOwner,
+  useInvalidateCase,
+  useReturnForCorrection,
+  useSetParticipants,
+} from '../api.js';
 import { CloseDialog } from '../CloseDialog.js';
 import { CaseActions } from './CaseActions.js';
 import { CaseDataEditor } from './CaseDataEditor.js';
@@ -26,17 +37,21 @@ import { CaseDocuments } from './CaseDocuments.js';
 import { CaseHistory } from './CaseHistory.js';
 import { CaseSummary } from './CaseSummary.js';
 import { CaseTasks } from './CaseTasks.js';
+import { CorrectionNotice } from './CorrectionNotice.js';
 import { OwnerDialog, ParticipantsDialog } from './PeopleDialogs.js';
+import { ReturnForCorrectionDialog } from './ReturnForCorrectionDialog.js';
 import { SimilarCases } from './SimilarCases.js';
 
 /** Errors that mean the page shows an old state of the case: it loads again. */
-const STALE_CODES = new Set(['INVALID_TRANSITION', 'CONFLICT', 'STALE_DRAFT', 'CASE_NOT_OPEN']);
+const STALE_CODES = new Set(['INVALID_TRANSITION', 'CONFLICT', 'STALE_DRAFT', 'CASE_NOT_OPEN', 'CORRECTION_OPEN', 'NO_OPEN_CORRECTION']);
 
 /**
  * /cases/:id: one application. Its summary, its form's values and
  * documents, its tasks as a timeline, its history and similar applications
  * (each with its own permission target), and the actions open, complete,
- * close and 'Enable again', owner and participants. A button shows only when
+ * close and 'Enable again', owner and participants, and 'Return for
+ * correction' (with the open request shown to staff and the applicant, who
+ * is led to the correction page). A button shows only when
  * the server lists the action for this user and state, and the session
  * holds its target; the server decides again.
  */
@@ -51,9 +66,10 @@ export default function CasePage() {
   const c = query.data;
   // Live: who else has the case open; its changes refetch it (app/realtime).
   const room = useRoom(id ? { kind: 'case', id: Number(id) } : null);
-  const [dialog, setDialog] = useState<'owner' | 'participants' | 'close' | null>(null);
+  const [dialog, setDialog] = useState<'owner' | 'participants' | 'close' | 'return' | null>(null);
   const [editing, setEditing] = useState(false);
   const [dialogError, setDialogError] = useState<string | undefined>();
+  const [returnErrors, setReturnErrors] = useState<readonly ApiErrorDetail[]>([]);
   const showTasks = session.targets.includes('wf_tareas');
 
   const failed = async (error: unknown) => {
@@ -94,6 +110,31 @@ export default function CasePage() {
     onError: dialogFailed,
   });
 
+  const returnForCorrection = useReturnForCorrection(Number(id), {
+    onSuccess: () => {
+      setDialog(null);
+      showToast(t('caseCorrection.dialog.done'), 'success');
+    },
+    onError: async (error) => {
+      // A refused field or document stays in the dialog beside it; anything else closes it.
+      if (error instanceof ApiError && error.code === 'VALIDATION' && error.details.length) return setReturnErrors(error.details);
+      setDialog(null);
+      await failed(error);
+    },
+  });
+  const cancelCorrection = useCancelCorrection(Number(id), {
+    onSuccess: () => showToast(t('caseCorrection.notice.cancelled'), 'success'),
+    onError: failed,
+  });
+  const askCancelCorrection = async () => {
+    const confirmed = await dialogs.confirm({
+      title: t('caseCorrection.notice.cancelTitle'),
+      message: t('caseCorrection.notice.cancelMessage'),
+      confirmText: t('caseCorrection.notice.cancel'),
+    });
+    if (confirmed) cancelCorrection.mutate();
+  };
+
   const openDialog = (name: 'owner' | 'participants') => {
     setDialogError(undefined);
     setDialog(name);
@@ -128,11 +169,14 @@ export default function CasePage() {
   const mayEditData = c.actions.includes('editData') && can('wf_casos', 'update');
   const mine = String(c.ownerId) === session.user.uid;
   const busy = transition.isPending;
+  const mayResubmit = c.actions.includes('resubmit') && can('wf_casos', 'create');
+  const mayCancelCorrection = c.actions.includes('cancelCorrection') && can('wf_casos', 'update');
 
   return (
     <>
       <PageHeader title={t('caseView.titleNumber', { number })}>
         <TaskStateChip state={c.state} size="medium" />
+        {c.correction && <Chip color="warning" variant="outlined" label={t('caseCorrection.chip')} />}
       </PageHeader>
 
       <Presence users={room.users} me={Number(session.user.uid)} />
@@ -141,7 +185,22 @@ export default function CasePage() {
         busy={busy}
         pendingName={transition.isPending ? transition.variables.name : undefined}
         onChoose={(name) => void confirm(name, number)}
+        onReturn={() => {
+          setReturnErrors([]);
+          setDialog('return');
+        }}
       />
+
+      {c.correction && (
+        <CorrectionNotice
+          caseId={c.id}
+          correction={c.correction}
+          form={c.form}
+          mayResubmit={mayResubmit}
+          onCancel={mayCancelCorrection ? () => void askCancelCorrection() : undefined}
+          cancelling={cancelCorrection.isPending}
+        />
+      )}
 
       {c.state === 'DRAFT' && (
         <Alert
@@ -225,6 +284,19 @@ export default function CasePage() {
           confirmText={t('caseView.actions.close.label')}
           pending={transition.isPending}
           onConfirm={(reason) => transition.mutate({ name: 'close', ...(reason ? { reason } : {}) })}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'return' && (
+        <ReturnForCorrectionDialog
+          c={c}
+          number={number}
+          pending={returnForCorrection.isPending}
+          serverErrors={returnErrors}
+          onSubmit={(body) => {
+            setReturnErrors([]);
+            returnForCorrection.mutate(body);
+          }}
           onClose={() => setDialog(null)}
         />
       )}

@@ -191,4 +191,21 @@ describe('/cases/new', () => {
     expect(await screen.findByText('Protocol: Title clearance')).toBeInTheDocument();
     expect(await field(/^First name/)).toBeInTheDocument();
   });
+
+  test('?protocol=ID (Apply on a public programme page) opens that form at once; an id the user may not start shows the choice', async () => {
+    const state = fakeCases();
+    state.options.protocols.push({ id: 2, name: 'Title clearance', caseType: 'RADICACION_PUBLICA', formId: 4, form: applicationForm });
+    const fetchMock = serveCases(state);
+    const { unmount } = renderApp('/cases/new?protocol=2');
+    expect(await screen.findByText('Protocol: Title clearance')).toBeInTheDocument();
+    await type(/^First name/, 'Lucía');
+    fireEvent.click(screen.getByRole('button', { name: 'Save, but come back later to complete' }));
+    await waitFor(() => expect(calls(fetchMock, '/api/cases/drafts', 'POST')).toHaveLength(1));
+    expect(body(calls(fetchMock, '/api/cases/drafts', 'POST')[0]?.[1])).toMatchObject({ protocolId: 2 });
+    unmount();
+
+    renderApp('/cases/new?protocol=99');
+    expect(await screen.findByText('Choose what you are applying for.')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /^First name/ })).not.toBeInTheDocument();
+  });
 });

@@ -36,7 +36,9 @@ function draftParam(value: string | null): number | undefined {
 
 /**
  * /cases/new: choose a protocol (when several are published), fill its main
- * form, keep it as a draft or submit it; /cases/new?draft=ID continues a
+ * form, keep it as a draft or submit it; /cases/new?protocol=ID opens the
+ * form of that protocol when it is one the user may start (the public
+ * programme page's Apply), the choice otherwise; /cases/new?draft=ID continues a
  * draft in the same editor. The first save of a new application puts its
  * draft in the address (without reloading the form), so a reload or a
  * bookmark continues it.
@@ -48,6 +50,8 @@ export default function NewCasePage() {
   const settings = useProjectSettings();
   const [params, setParams] = useSearchParams();
   const wanted = draftParam(params.get('draft'));
+  // The protocol the address names (ids are positive integers, like drafts').
+  const named = draftParam(params.get('protocol'));
   const [started, setStarted] = useState<Started | null>(null);
   const [submitted, setSubmitted] = useState<{ id: number; number: string } | null>(null);
   const options = useNewOptions();
@@ -119,8 +123,8 @@ export default function NewCasePage() {
     editor = { key: `draft:${d.id}`, protocol: { id: d.protocolId, name: d.protocolName, formId: d.formId, form: d.form }, data: d.data, draft: { id: d.id, version: d.version } };
   } else if (started && started.draftId === wanted) {
     editor = { key: started.key, protocol: started.protocol, data: {}, draft: null };
-  } else if (wanted === undefined && options.data.protocols.length === 1) {
-    const only = options.data.protocols[0] as ProtocolOption;
+  } else if (wanted === undefined && (options.data.protocols.length === 1 || options.data.protocols.some((p) => p.id === named))) {
+    const only = (options.data.protocols.find((p) => p.id === named) ?? options.data.protocols[0]) as ProtocolOption;
     // A new key once the previous application here became a draft: the page starts afresh.
     editor = { key: `new:${only.id}:${started?.draftId ?? ''}`, protocol: only, data: {}, draft: null };
   }

@@ -48,6 +48,7 @@ export const caseDetail = (over: Partial<CaseDetail> = {}): CaseDetail => ({
   version: 3,
   participants: [],
   actions: [],
+  correction: null,
   canSeeHistory: true,
   canSeeSimilar: true,
   ...over,

@@ -13,7 +13,7 @@ import { fetchFieldOptions, fetchMasterOptions, uploadFile } from '../api.js';
 import { initialValues, safeFields, scopeValueFields } from './conditions.js';
 import { type OptionsLoader, type PendingRow, RendererContext, type RendererContextValue, ScopeContext, type ScopeValue, useRenderer } from './context.js';
 import { FieldList } from './FieldList.js';
-import { useRetranslateErrors } from './hooks.js';
+import { errorPaths, errorText, useRetranslateErrors } from './hooks.js';
 import { visibleSteps } from './widgets/StepperWidget.js';
 
 export type FormValues = Record<string, unknown>;
@@ -29,6 +29,8 @@ export interface FormRendererHandle {
   reset: (values?: FormValues) => void;
   /** Whether the user changed anything since the form was loaded or last reset. */
   isDirty: () => boolean;
+  /** Moves the focus to a field, opening its step (a link of an error summary). */
+  focus: (path: string) => void;
 }
 
 export interface FormRendererProps {
@@ -41,6 +43,8 @@ export interface FormRendererProps {
   readOnly?: boolean;
   /** Receives the values the validator cleaned (hidden fields left out). */
   onSubmit?: (values: FormValues) => void | Promise<void>;
+  /** A submit the validator refused, with every message by field path (the fields show them; a page may sum them up). */
+  onInvalid?: (problems: Array<{ path: string; message: string }>) => void;
   submitLabel?: string;
   /** Where options come from; by default the saved form's options endpoint. */
   loadOptions?: OptionsLoader;
@@ -178,12 +182,19 @@ export function FormRenderer(props: FormRendererProps) {
     [getValues, setFocus, setStep],
   );
 
+  const { onInvalid } = props;
   const submit = useCallback(async () => {
     if (!(await confirmPending())) return;
-    await form.handleSubmit(async (values) => {
-      await onSubmit?.(values);
-    }, revealFirstError)();
-  }, [confirmPending, form, onSubmit, revealFirstError]);
+    await form.handleSubmit(
+      async (values) => {
+        await onSubmit?.(values);
+      },
+      (errors) => {
+        revealFirstError(errors);
+        onInvalid?.(errorPaths(errors).map((path) => ({ path, message: errorText(get(errors, path)) ?? '' })));
+      },
+    )();
+  }, [confirmPending, form, onSubmit, onInvalid, revealFirstError]);
 
   useImperativeHandle(
     ref,
@@ -201,6 +212,8 @@ export function FormRenderer(props: FormRendererProps) {
       },
       submit,
       reset: (values) => form.reset(initialValues(fieldsRef.current, values)),
+      // The field's root (a repeat group for one of its rows' fields) is what the form can focus.
+      focus: (path) => revealFirstError({ [path.split('.')[0] ?? path]: { type: 'focus' } } as FieldErrors),
     }),
     [form, revealFirstError, rootFields, submit],
   );

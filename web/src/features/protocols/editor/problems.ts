@@ -2,7 +2,20 @@ import { TASK_MAIL_EVENTS, type TaskMailEvent } from '../../../../../core/workfl
 import type { ApiErrorDetail } from '../../../lib/api.js';
 
 /** The settings of a protocol that the server may name in a 400 or 422. */
-export const SETTING_FIELDS = ['code', 'name', 'description', 'caseType', 'public', 'mainFormId'] as const;
+export const SETTING_FIELDS = [
+  'code',
+  'name',
+  'description',
+  'caseType',
+  'public',
+  'mainFormId',
+  'publicPage.titleEn',
+  'publicPage.titleEs',
+  'publicPage.descriptionEn',
+  'publicPage.descriptionEs',
+  'publicPage.eligibilityEn',
+  'publicPage.eligibilityEs',
+] as const;
 export type SettingField = (typeof SETTING_FIELDS)[number];
 
 /**

@@ -1,3 +1,4 @@
+import type { PublicPage } from '../../../../../core/api/protocols.js';
 import type { ProtocolDefinition } from '../../../../../core/workflow/protocol.js';
 import type { CaseType, ProtocolBody, ProtocolDetail } from '../api.js';
 import { emptyDefinition, normalizeDefinition } from './draft.js';
@@ -10,10 +11,23 @@ export interface Draft {
   caseType: CaseType;
   public: boolean;
   mainFormId: number | null;
+  /** Its public page's texts in both languages (`/publico/{entity}/{code}`). */
+  publicPage: PublicPage;
   definition: ProtocolDefinition;
 }
 
-export const newDraft = (): Draft => ({ code: '', name: '', description: '', caseType: 'RADICACION_INTERNA', public: false, mainFormId: null, definition: emptyDefinition() });
+export const emptyPublicPage = (): PublicPage => ({ titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' });
+
+export const newDraft = (): Draft => ({
+  code: '',
+  name: '',
+  description: '',
+  caseType: 'RADICACION_INTERNA',
+  public: false,
+  mainFormId: null,
+  publicPage: emptyPublicPage(),
+  definition: emptyDefinition(),
+});
 
 export const fromDetail = (detail: ProtocolDetail): Draft => ({
   code: detail.code,
@@ -22,6 +36,7 @@ export const fromDetail = (detail: ProtocolDetail): Draft => ({
   caseType: detail.caseType,
   public: detail.public,
   mainFormId: detail.mainFormId,
+  publicPage: { ...emptyPublicPage(), ...detail.publicPage },
   definition: normalizeDefinition(detail.definition),
 });
 
@@ -33,5 +48,6 @@ export const toBody = (d: Draft): ProtocolBody => ({
   caseType: d.caseType,
   public: d.public,
   mainFormId: d.mainFormId as number,
+  publicPage: Object.fromEntries(Object.entries(d.publicPage).map(([key, text]) => [key, text.trim()])) as PublicPage,
   definition: d.definition,
 });
