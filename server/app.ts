@@ -16,6 +16,7 @@ import { projectRoutes } from './modules/projects/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { answerFrameworkError, registerErrorHandling, sendError } from './plugins/errors.js';
+import { registerAccountLimits } from './plugins/account-limit.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestContext(app);
   registerSession(app);
   registerInputGuard(app);
+  registerAccountLimits(app);
   // While closing, answers to requests in flight end their keep-alive
   // connection, so the server stops as soon as they are done.
   let closing = false;

@@ -111,6 +111,23 @@ describe('upload', () => {
     await t.db.updateTable('entities').set({ disk_quota_mb: 1024 }).where('id', '=', entityId).execute();
   });
 
+  it('limits uploads per account (30 a minute) besides per address: the 31st is 429 with Retry-After and stores nothing; another account at the same address goes on', async () => {
+    const [one, two] = await Promise.all(
+      [0, 1].map(async () => login(t, (await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' })).email, 'Demo12345')),
+    );
+    // From an address of its own, so the other tests' uploads do not count against the address limit (60).
+    const send = (who: { sid: string }) => t.request({ method: 'POST', url: '/api/files', cookies: { ...who, lang: 'es' }, ...multipart('a.pdf', PDF), remoteAddress: '10.77.0.1' });
+    for (let i = 0; i < 30; i++) expect((await send(one)).statusCode).toBe(201);
+    const before = await t.db.selectFrom('files').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const refused = await send(one);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json<Err>().error.code).toBe('RATE_LIMITED');
+    const after = await t.db.selectFrom('files').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+    expect((await send(two)).statusCode).toBe(201);
+  });
+
   it('needs a session', async () => {
     const res = await t.request({ method: 'POST', url: '/api/files', ...multipart('lease.pdf', PDF) });
     expect(res.statusCode).toBe(401);
@@ -158,6 +175,10 @@ describe('the upload limit', () => {
     const bodies = new Map([LIMIT - 1, LIMIT, LIMIT + 1].map((size) => [size, body(size)]));
     const baseRows = await rows();
     const baseFiles = filesOnDisk();
+    // Four applicants of the tenant, 25 tries each: under the per-account upload limit (30 a minute).
+    const uploaders = await Promise.all(
+      [0, 1, 2, 3].map(async () => login(t, (await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' })).email, 'Demo12345')),
+    );
     for (let i = 0; i < 100; i++) {
       const size = LIMIT - 1 + (i % 3);
       const b = bodies.get(size)!;
@@ -166,7 +187,7 @@ describe('the upload limit', () => {
       const res = await t.request({
         method: 'POST',
         url: '/api/files',
-        cookies: { ...applicant, lang },
+        cookies: { ...uploaders[i % 4], lang },
         headers: { 'content-type': b.contentType, 'content-length': String(b.payload.length) },
         payload: Readable.from(pieces(b.payload, cuts(b.payload, b.fileStart + LIMIT))),
         // Each try from its own address, so the upload rate limit stays out of the way.

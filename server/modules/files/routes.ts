@@ -33,7 +33,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/files',
     {
-      config: { access: 'session', rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { access: 'session', rateLimit: { max: 60, timeWindow: '1 minute' }, accountLimit: { max: 30, timeWindow: '1 minute' } },
       schema: { tags: ['files'], summary: 'Upload one file (multipart field `file`; optional field `public`)', response: { 201: s.fileSchema } },
     },
     async (request, reply) => {
