@@ -269,10 +269,18 @@ describe('/admin-cases', () => {
     const protocolId = protocols.find((p) => p.code === 'rental-assistance')?.id as number;
     const up = await ctx.request.post(`${baseUrl()}/api/cases/imports?protocolId=${protocolId}&fileName=one.csv`, { headers: { 'content-type': 'text/csv' }, data: Buffer.from(applicantsCsv(run, 1, []), 'utf8') });
     const job = (await up.json()) as { id: number };
-    await ctx.request.post(`${baseUrl()}/api/cases/imports/${job.id}/run`, { data: APPLICANT_MAPPING });
-    for (let i = 0; i < 100 && (await getJson<{ status: string }>(ctx.request, `/api/cases/imports/${job.id}`)).status !== 'done'; i++) await new Promise((r) => setTimeout(r, 200));
-    const pending = (await getJson<{ items: CaseRow[] }>(ctx.request, `/api/cases?search=${run}&limit=1`)).items[0];
-    if (!pending) throw new Error('no pending case');
+    expect((await ctx.request.post(`${baseUrl()}/api/cases/imports/${job.id}/run`, { data: APPLICANT_MAPPING })).status()).toBe(202);
+    // Until the import has ended and its case is listed, found by its document number (`${run}1`, applicantsCsv): a
+    // word with a digit is looked up in document numbers, one of letters only in names (textSearch.ts), and `run` may be
+    // letters only.
+    let pending: CaseRow | undefined;
+    let state: { status: string; created: number; skipped: number; failed: number; errors: unknown[] } | undefined;
+    for (let i = 0; i < 100 && !pending; i++) {
+      state = await getJson<NonNullable<typeof state>>(ctx.request, `/api/cases/imports/${job.id}`);
+      if (state.status === 'done') pending = (await getJson<{ items: CaseRow[] }>(ctx.request, `/api/cases?search=${run}1&limit=1`)).items[0];
+      if (!pending) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!pending) throw new Error(`no pending case for ${run}: import ${JSON.stringify(state)}`);
     await page.goto(`/admin-cases?search=${encodeURIComponent(pending.number)}`);
     await page.getByRole('heading', { level: 1, name: 'Administración de radicaciones' }).waitFor();
     const table = page.getByRole('table', { name: 'Administración de radicaciones' });
