@@ -21,12 +21,19 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target} ${n.any[0]?.message ?? ''}`).join(' | ')}`);
 }
 
-const PUBLIC = ['/login', '/login2', '/user/create-account', '/user/recovery-password', '/change-password/abc'];
+// The public entry (issue 18) by the demo entity's slug, and its programme.
+const PUBLIC = [
+  '/login', '/login2', '/user/create-account', '/user/recovery-password', '/change-password/abc',
+  '/publico', '/publico/demo-housing-agency', '/publico/demo-housing-agency/rental-assistance',
+];
+/** The narrowest phone a page must serve (WCAG 1.4.10, 320 CSS px). */
+const NARROW = { width: 320, height: 640 };
 
 describe('accessibility of the public pages', () => {
   it.each([
     ['en', DESKTOP],
     ['es', PHONE],
+    ['es', NARROW],
   ] as const)('%s: no serious violation', async (lang, viewport) => {
     const ctx = await newContext(browser, lang, viewport);
     const page = await ctx.newPage();
@@ -62,6 +69,34 @@ describe.each([
     await page.goto(path === 'rules' ? rulesPath : path);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.close();
+  });
+});
+
+// The applicant's own pages (issue 18): the public meets these after signing up, often on a small phone.
+const APPLICANT = ['/home', '/cases', '/cases/drafts', '/cases/new', '/profile', 'case'];
+
+describe.each([
+  ['en', DESKTOP],
+  ['es', NARROW],
+] as const)('accessibility of the applicant pages (%s)', (lang, viewport) => {
+  let ctx: BrowserContext;
+  let casePath = '';
+  beforeAll(async () => {
+    ctx = await signedInContext(browser, 'applicant@demo.test', lang, viewport);
+    const mine = await (await ctx.request.get(`${baseUrl()}/api/cases?limit=1`)).json();
+    casePath = `/cases/${mine.items[0].id}`;
+  });
+  afterAll(() => ctx?.close());
+
+  it.each(APPLICANT)('%s: no serious violation, no sideways scrolling', async (path) => {
+    const page = await ctx.newPage();
+    await page.goto(path === 'case' ? casePath : path);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.close();
