@@ -46,6 +46,8 @@ export const errorCatalog = {
   TEAM_EMPTY: { status: 409, key: 'tasks.errors.teamEmpty' },
   PROTOCOL_NOT_PUBLISHED: { status: 409, key: 'cases.errors.protocolNotPublished' },
   APPLICATIONS_CLOSED: { status: 409, key: 'cases.errors.applicationsClosed' },
+  /** The project's maintenance flag: no application is started or sent until it is off. */
+  MAINTENANCE: { status: 503, key: 'cases.errors.maintenance' },
   DOCUMENTS_REQUIRED: { status: 422, key: 'cases.errors.documentsRequired' },
   DUPLICATE_CASE: { status: 409, key: 'cases.errors.duplicate' },
   STALE_DRAFT: { status: 409, key: 'cases.errors.stale' },

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { searchFiltersParam } from '../cases/search.js';
 import { formDataSchema } from '../forms/data.js';
+import { PUBLIC_EVENTS, PUBLIC_STATUSES } from '../cases/portal.js';
 import { CASE_STATES } from '../workflow/states.js';
 import { dayText, listQuery, listResponse } from './list.js';
 
@@ -159,6 +160,8 @@ export const draftSchema = z.object({
 /** GET /api/cases/new-options: what a new application can start from, and whether applications are open. */
 export const newOptionsSchema = z.object({
   open: z.boolean(),
+  /** The project's maintenance flag: the form shows a maintenance notice instead (and the server refuses, 503 MAINTENANCE). */
+  maintenance: z.boolean(),
   autosaveSeconds: z.number(),
   protocols: z.array(z.object({ id: z.number(), name: z.string(), caseType: z.string(), formId: z.number(), form: z.unknown() })),
 });
@@ -178,3 +181,21 @@ export const savedSearchSchema = z.object({ id: z.number(), name: z.string(), qu
 
 /** What a bulk action did: the cases it changed, and why the others were not. */
 export const bulkResultSchema = z.object({ done: z.array(z.number()), failed: z.array(z.object({ id: z.number(), message: z.string() })) });
+
+// ---------------------------------------------------------------- the applicant's portal (issue 18)
+
+/** A document the applicant is asked for: by an open correction, or marked missing in a comment they see. */
+export const requestedDocumentSchema = z.object({ code: z.string(), name: z.string(), source: z.enum(['correction', 'checklist']) });
+
+/**
+ * GET /api/cases/:id/public-timeline: where an application stands in plain
+ * words and its public steps, oldest first; built from the history without
+ * task names, staff's names or notes (for the owner, and staff who see it).
+ */
+export const publicTimelineSchema = z.object({
+  status: z.enum(PUBLIC_STATUSES),
+  submittedAt: z.date().nullable(),
+  updatedAt: z.date(),
+  events: z.array(z.object({ kind: z.enum(PUBLIC_EVENTS), at: z.date(), documents: z.array(z.string()) })),
+  requestedDocuments: z.array(requestedDocumentSchema),
+});

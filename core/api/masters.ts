@@ -35,7 +35,10 @@ export const masterListSchema = listResponse(masterSchema);
 export const masterItemSchema = z.object({
   id: z.number(),
   code: z.string(),
+  /** The Spanish name (as a form field's `label`), shown when the English one is empty. */
   name: z.string(),
+  /** The English name; '' when there is none. */
+  nameEn: z.string(),
   parentCode: z.string().nullable(),
   parentName: z.string().nullable(),
   active: z.boolean(),

@@ -35,7 +35,10 @@ export type PublicPage = z.output<typeof publicPageSchema>;
 export const protocolSummarySchema = z.object({
   id: z.number(),
   code: z.string(),
+  /** The Spanish name (as a form field's `label`), shown when the English one is empty. */
   name: z.string(),
+  /** The English name; '' when there is none. */
+  nameEn: z.string(),
   description: z.string(),
   caseType: caseTypeSchema,
   public: z.boolean(),
@@ -69,6 +72,8 @@ export const protocolDetailSchema = protocolSummarySchema.extend({
 export const protocolBodySchema = z.object({
   code,
   name: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(200, { error: 'validation.tooLong' }),
+  /** Left out: a saved protocol's English name stays as it was. */
+  nameEn: z.string().trim().max(200, { error: 'validation.tooLong' }).optional(),
   description: z.string().trim().max(2000, { error: 'validation.tooLong' }).default(''),
   caseType: caseTypeSchema,
   public: z.boolean().default(false),
@@ -85,6 +90,7 @@ export const protocolFileSchema = z.object({
   protocol: z.object({
     code,
     name: z.string().min(1).max(200),
+    nameEn: z.string().max(200).optional(),
     description: z.string().max(2000),
     caseType: caseTypeSchema,
     public: z.boolean(),

@@ -325,6 +325,7 @@ export interface MasterItems {
   id: Generated<number>;
   master_id: number;
   name: string;
+  name_en: Generated<string>;
   parent_item_id: number | null;
 }
 
@@ -401,6 +402,7 @@ export interface Protocols {
   id: Generated<number>;
   main_form_id: number;
   name: string;
+  name_en: Generated<string>;
   public: Generated<boolean>;
   public_description_en: Generated<string>;
   public_description_es: Generated<string>;
@@ -463,6 +465,7 @@ export interface Tasks {
   id: Generated<number>;
   instructions: string | null;
   name: string;
+  name_en: Generated<string>;
   overdue: Generated<boolean>;
   reason: string | null;
   reminded_at: Timestamp | null;

@@ -32,7 +32,12 @@ export function registerSession(app: FastifyInstance): void {
       if (!sameSite) throw new AppError('FORBIDDEN');
     }
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.actor = (await actorForToken(app.db, token)) ?? null;
+    if (token) {
+      const actor = await actorForToken(app.db, token);
+      // The reader's language is the page's (its `lang` cookie), which may differ from the profile's: names stored in two languages follow it.
+      const page = request.cookies?.lang;
+      request.actor = actor && (page === 'en' || page === 'es') ? { ...actor, language: page, profileLanguage: actor.language } : (actor ?? null);
+    }
     const access = (request.routeOptions.config as { access?: Access } | undefined)?.access;
     if (!access || access === 'public') return;
     if (!request.actor) throw new AppError('UNAUTHORIZED');

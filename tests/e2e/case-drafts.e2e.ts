@@ -33,6 +33,7 @@ const TEXT = {
     phone: 'Cellphone', state: 'State', city: 'City', zip: 'Zip code', next: 'Next', step2: 'Step 2 of 4: Household', step3: 'Step 3 of 4: Income and rent',
     step4: 'Step 4 of 4: Third party and documents', addRow: 'Add row', addTo: 'Add to “Household members”', memberName: 'Name', relationship: 'Relationship',
     self: 'Applicant', age: 'Age', add: 'Add', rent: 'Monthly rent', submit: 'Submit application', numberIs: 'Your application number is ',
+    continue: 'Continue', checkTitle: 'Check your answers before submitting your application',
     open: 'Open application', application: 'Application', history: 'History', started: 'Application started', draftSaved: 'Draft saved',
     submitted: 'Application submitted and opened', fields: 'Fields:', complete: 'Complete', completeTitle: (n: string) => `Complete application ${n}?`,
     onceDone: "Once done it can't be changed", completed: 'The application is completed', completedState: 'Completed', actions: 'Application actions', summary: 'Summary',
@@ -46,6 +47,7 @@ const TEXT = {
     phone: 'Celular', state: 'Departamento', city: 'Municipio', zip: 'Código postal', next: 'Siguiente', step2: 'Paso 2 de 4: Hogar', step3: 'Paso 3 de 4: Ingresos y renta',
     step4: 'Paso 4 de 4: Tercero y documentos', addRow: 'Agregar fila', addTo: 'Agregar a «Integrantes del hogar»', memberName: 'Nombre', relationship: 'Parentesco',
     self: 'Solicitante', age: 'Edad', add: 'Agregar', rent: 'Renta mensual', submit: 'Enviar radicación', numberIs: 'Su número de radicación es ',
+    continue: 'Continuar', checkTitle: 'Revise sus respuestas antes de enviar la radicación',
     open: 'Abrir la radicación', application: 'Radicación', history: 'Historial', started: 'Radicación iniciada', draftSaved: 'Borrador guardado',
     submitted: 'Radicación enviada y abierta', fields: 'Campos:', complete: 'Completar', completeTitle: (n: string) => `¿Completar la radicación ${n}?`,
     onceDone: 'Una vez hecho no se puede cambiar', completed: 'La radicación está completada', completedState: 'Completada', actions: 'Acciones de la radicación', summary: 'Resumen',
@@ -163,6 +165,11 @@ describe('an application from draft to completed', () => {
     await type(page, x.rent, '950');
     await nextOnce(page, x.next, x.step4);
     await looksRight(page, '/cases/new?draft (last step)');
+    // Check your answers, then submit from there.
+    await page.getByRole('button', { name: x.continue, exact: true }).click();
+    await page.getByText(x.checkTitle).waitFor();
+    await page.getByText('950').first().waitFor();
+    await looksRight(page, 'check your answers');
     await page.getByRole('button', { name: x.submit }).click();
 
     // Submitted: the number, and the way to the case.

@@ -199,7 +199,8 @@ describe('a case flows through the demo protocol by accept and reject', () => {
     if (!intake) throw new Error('the demo has no fresh intake task for the reviewer');
     const caseNumber = intake.caseNumber;
 
-    // The reviewer, in Spanish: /pendings, open it, fill the form, accept.
+    // The reviewer, in Spanish: /pendings, open it, fill the form, accept. Task names are the protocol's Spanish ones
+    // (the coordinator, in English, reads the English ones).
     await reviewer.goto('/pendings');
     await reviewer.getByRole('heading', { level: 1, name: 'Mis pendientes' }).waitFor();
     await reviewer.getByRole('searchbox', { name: 'Buscar por tarea o número de radicación' }).fill(caseNumber);
@@ -207,25 +208,25 @@ describe('a case flows through the demo protocol by accept and reject', () => {
     for (const header of ['Número de radicación', 'Tarea', 'Responsable', 'Fecha de vencimiento', 'Posible duplicado', 'Requiere ingresos', 'Asistencia Sección 8', 'Tercero', 'Acciones']) {
       await table.getByRole('columnheader', { name: header }).waitFor();
     }
-    await table.getByRole('link', { name: `Abrir: Intake review ${caseNumber}` }).click();
+    await table.getByRole('link', { name: `Abrir: Revisión de ingreso ${caseNumber}` }).click();
     await reviewer.waitForURL(`**/tasks/${intake.id}`);
     await reviewer.getByRole('region', { name: 'Caso' }).getByText(caseNumber).waitFor();
     await reviewer.getByRole('radio', { name: 'Sí' }).check();
     await reviewer.getByRole('toolbar', { name: 'Decisiones' }).getByRole('button', { name: 'Aceptar' }).click();
     const confirm = reviewer.getByRole('dialog', { name: '¿Aceptar la tarea?' });
-    await confirm.getByText(/El caso sigue a: Document verification/).waitFor();
+    await confirm.getByText(/El caso sigue a: Verificación de documentos/).waitFor();
     await confirm.getByRole('button', { name: 'Aceptar' }).click();
-    await toast(reviewer, 'Tarea Intake review aceptada');
+    await toast(reviewer, 'Tarea Revisión de ingreso aceptada');
     await reviewer.getByRole('toolbar', { name: 'Decisiones' }).getByRole('button', { name: 'Aceptar' }).waitFor({ state: 'detached' });
     await reviewer.getByText('Aceptada', { exact: true }).first().waitFor();
     // The button that had the focus is gone with the decision: the focus is on the page's heading, not lost on the body.
-    await expect.poll(() => focusedElement(reviewer)).toEqual({ tag: 'H1', text: 'Intake review' });
+    await expect.poll(() => focusedElement(reviewer)).toEqual({ tag: 'H1', text: 'Revisión de ingreso' });
 
     // The next task appears on the case's timeline, for the Document review team.
     await reviewer.getByRole('link', { name: 'Línea de tiempo del caso' }).click();
     await reviewer.waitForURL(`**/tasks/case/${intake.caseId}`);
     const timeline = reviewer.getByRole('list', { name: 'Tareas del caso, de la más antigua a la más reciente' });
-    const documentsItem = timeline.getByRole('listitem').filter({ hasText: 'Document verification' });
+    const documentsItem = timeline.getByRole('listitem').filter({ hasText: 'Verificación de documentos' });
     await documentsItem.getByText('Equipo Document review', { exact: false }).waitFor();
     await documentsItem.getByText('Pendiente', { exact: true }).waitFor();
     await reviewerCtx.close();
@@ -265,7 +266,7 @@ describe('a case flows through the demo protocol by accept and reject', () => {
     await signIn(owner, email);
     await owner.goto('/pendings');
     await owner.getByRole('searchbox', { name: 'Buscar por tarea o número de radicación' }).fill(caseNumber);
-    await owner.getByRole('link', { name: `Abrir: Intake review ${caseNumber}` }).click();
+    await owner.getByRole('link', { name: `Abrir: Revisión de ingreso ${caseNumber}` }).click();
     await owner.waitForURL(`**/tasks/${back.id}`);
     const returned = owner.getByRole('alert').filter({ hasText: 'Devuelta con este motivo:' });
     await returned.getByText(reason).waitFor();

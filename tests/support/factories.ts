@@ -239,7 +239,7 @@ export async function makeMaster(db: Db, entityId: number, overrides: { code?: s
 }
 
 /** An item of a master (active, no parent unless told). */
-export async function makeMasterItem(db: Db, master: { id: number; entity_id: number }, overrides: { code?: string; name?: string; parent_item_id?: number | null; active?: boolean } = {}) {
+export async function makeMasterItem(db: Db, master: { id: number; entity_id: number }, overrides: { code?: string; name?: string; name_en?: string; parent_item_id?: number | null; active?: boolean } = {}) {
   const u = unique();
   return db
     .insertInto('master_items')

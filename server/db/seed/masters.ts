@@ -6,7 +6,7 @@ export const SYSTEM_MASTERS = [
   { code: 'municipios', name: 'Municipios', public: true, parent: 'departamentos' },
   { code: 'definiciones', name: 'Definiciones', public: true, parent: null },
   { code: 'funciones', name: 'Funciones', public: false, parent: null },
-  /** Quick comments (issue 15): `name` in English, `extra.es` in Spanish; served in the reader's language. */
+  /** Quick comments (issue 15): `name` in Spanish, `name_en` in English (0024); served in the reader's language. */
   { code: 'comentarios_rapidos', name: 'Comentarios rápidos', public: false, parent: null },
   /** Holidays of the business calendar (issue 16): code = the date, YYYY-MM-DD; name = the holiday. */
   { code: 'festivos', name: 'Festivos', public: false, parent: null },
@@ -33,21 +33,29 @@ const MUNICIPIOS: Array<[string, string, string]> = [
   ['08758', 'Soledad', '08'], ['11001', 'Bogotá, D.C.', '11'], ['25754', 'Soacha', '25'], ['25899', 'Zipaquirá', '25'],
   ['76001', 'Cali', '76'], ['76520', 'Palmira', '76'],
 ];
-/** Spec section 3: the document checklist. */
-const DOCUMENTS: Array<[string, string]> = [
-  ['lease', 'Lease (all pages)'], ['check_stubs', 'Check stubs'], ['employer_letter', 'Employer letter'], ['bank_statement', 'Bank statement'],
-  ['unemployment_statement', 'Unemployment statement'], ['ssi_ssdi', 'SSI/SSDI verification'], ['child_support', 'Child support/alimony verification'],
-  ['zero_income', 'Zero income certification form'], ['household_agreement', 'Landlord and renter household agreement'], ['landlord_w9', 'Landlord W9'],
-  ['mortgage_statement', 'Mortgage statement'], ['forbearance_denial', 'Forbearance denial'], ['lease_ledger', 'Lease ledger'],
-  ['profit_loss', 'Profit and loss statement'], ['other', 'Other'],
+/** Spec section 3: the document checklist (code, Spanish, English: the names readers see in their language, issue 18). */
+const DOCUMENTS: Array<[string, string, string]> = [
+  ['lease', 'Contrato de arrendamiento (todas las páginas)', 'Lease (all pages)'], ['check_stubs', 'Colillas de pago', 'Check stubs'],
+  ['employer_letter', 'Carta del empleador', 'Employer letter'], ['bank_statement', 'Extracto bancario', 'Bank statement'],
+  ['unemployment_statement', 'Constancia de desempleo', 'Unemployment statement'], ['ssi_ssdi', 'Verificación de SSI/SSDI', 'SSI/SSDI verification'],
+  ['child_support', 'Verificación de manutención o pensión alimenticia', 'Child support/alimony verification'],
+  ['zero_income', 'Certificación de cero ingresos', 'Zero income certification form'],
+  ['household_agreement', 'Acuerdo de hogar entre arrendador y arrendatario', 'Landlord and renter household agreement'], ['landlord_w9', 'W9 del arrendador', 'Landlord W9'],
+  ['mortgage_statement', 'Extracto de la hipoteca', 'Mortgage statement'], ['forbearance_denial', 'Negación de indulgencia', 'Forbearance denial'],
+  ['lease_ledger', 'Libro de pagos del arriendo', 'Lease ledger'], ['profit_loss', 'Estado de pérdidas y ganancias', 'Profit and loss statement'], ['other', 'Otro', 'Other'],
 ];
-const DOCUMENT_TYPES: Array<[string, string]> = [['CC', 'Cédula de ciudadanía'], ['CE', 'Cédula de extranjería'], ['PA', 'Pasaporte'], ['SSN', 'Social Security Number']];
+const DOCUMENT_TYPES: Array<[string, string, string]> = [
+  ['CC', 'Cédula de ciudadanía', 'Citizenship ID card'], ['CE', 'Cédula de extranjería', 'Foreigner ID card'], ['PA', 'Pasaporte', 'Passport'],
+  ['SSN', 'Número de Seguro Social', 'Social Security Number'],
+];
 /** Spec section 3: the income-source flags of an application. */
-const INCOME_SOURCES: Array<[string, string]> = [
-  ['sourceNoPayStub', 'No pay stub'], ['sourceUnemployment', 'Unemployment'], ['sourceSSISSDI', 'SSI/SSDI'], ['sourceChildSupport', 'Child support'],
-  ['sourceSNAP', 'SNAP'], ['sourceLIHEAP', 'LIHEAP'], ['sourceWIC', 'WIC'], ['sourceTANIF', 'TANF'],
+const INCOME_SOURCES: Array<[string, string, string]> = [
+  ['sourceNoPayStub', 'Sin colilla de pago', 'No pay stub'], ['sourceUnemployment', 'Desempleo', 'Unemployment'], ['sourceSSISSDI', 'SSI/SSDI', 'SSI/SSDI'],
+  ['sourceChildSupport', 'Manutención', 'Child support'], ['sourceSNAP', 'SNAP', 'SNAP'], ['sourceLIHEAP', 'LIHEAP', 'LIHEAP'], ['sourceWIC', 'WIC', 'WIC'], ['sourceTANIF', 'TANF', 'TANF'],
 ];
-const FUNCIONES: Array<[string, string]> = [['intake', 'Intake'], ['review', 'Document review'], ['eligibility', 'Eligibility'], ['payments', 'Payments']];
+const FUNCIONES: Array<[string, string, string]> = [
+  ['intake', 'Ingreso', 'Intake'], ['review', 'Revisión de documentos', 'Document review'], ['eligibility', 'Elegibilidad', 'Eligibility'], ['payments', 'Pagos', 'Payments'],
+];
 
 /** Quick comments: code, English, Spanish. */
 const QUICK_COMMENTS: Array<[string, string, string]> = [
@@ -76,8 +84,8 @@ export async function seedDemoMasterItems(db: Db, entityId: number): Promise<voi
   };
   await extra('document_types', 'Document types');
   await extra('income_sources', 'Income sources');
-  const put = async (code: string, items: Array<[string, string]>) => {
-    await db.insertInto('master_items').values(items.map(([c, n]) => ({ entity_id: entityId, master_id: masters.get(code) as number, code: c, name: n }))).execute();
+  const put = async (code: string, items: Array<[string, string] | [string, string, string]>) => {
+    await db.insertInto('master_items').values(items.map(([c, n, en]) => ({ entity_id: entityId, master_id: masters.get(code) as number, code: c, name: n, name_en: en ?? '' }))).execute();
   };
   await put('departamentos', DEPARTAMENTOS);
   await put('definiciones', DOCUMENTS);
@@ -87,7 +95,7 @@ export async function seedDemoMasterItems(db: Db, entityId: number): Promise<voi
   await put('festivos', US_FEDERAL_HOLIDAYS);
   await db
     .insertInto('master_items')
-    .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: en, extra: JSON.stringify({ es }) })))
+    .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: es, name_en: en })))
     .execute();
   const deps = new Map(
     (await db.selectFrom('master_items').where('master_id', '=', masters.get('departamentos') as number).select(['id', 'code']).execute()).map((d) => [d.code, d.id]),

@@ -19,7 +19,10 @@ export interface Actor {
   role: { id: number; code: string; name: string; superAdmin: boolean };
   /** target -> allowed actions */
   rules: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The language the person reads this request in (the page's `lang` cookie, else their profile's): names kept in two languages follow it. */
   language: 'en' | 'es';
+  /** The language saved in their profile, when the page's differs (the session's answer reports this one). */
+  profileLanguage?: 'en' | 'es';
   timeZone: string;
   sessionId: number;
   projectId: number | null;

@@ -35,7 +35,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         email: actor.email,
         role: actor.role.code,
         roleName: actor.role.name,
-        language: actor.language,
+        // The profile's language: a device where none was chosen yet takes it (web session.ts signedIn).
+        language: actor.profileLanguage ?? actor.language,
         timeZone: actor.timeZone,
         entity: actor.entity,
       },

@@ -148,6 +148,23 @@ describe('a draft', () => {
     expect((await req('GET', `/api/cases/drafts/${id}`, applicant)).statusCode).toBe(404);
   });
 
+  it('limits submissions per account (20 a minute, failed ones too) besides per address: the 21st is 429 and the draft stays a draft; another account goes on', async () => {
+    const pid = await protocolId();
+    const [one, two] = await Promise.all(
+      [0, 1].map(async () => login(t, (await makeUser(t.db, entityId, { role: 'applicant', rules: ROLES.applicant as never, password: 'Demo12345' })).email, 'Demo12345')),
+    );
+    const draftOf = async (who: { sid: string }) => (await req('POST', '/api/cases/drafts', who, { protocolId: pid, data: { firstName: 'Flood' } })).json<{ id: number }>().id;
+    const mine = await draftOf(one);
+    for (let i = 0; i < 20; i++) expect((await req('POST', `/api/cases/drafts/${mine}/submit`, one, {})).statusCode).toBe(400);
+    const refused = await req('POST', `/api/cases/drafts/${mine}/submit`, one, {}, 'es');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json<Err>().error.code).toBe('RATE_LIMITED');
+    expect((await req('GET', `/api/cases/drafts/${mine}`, one)).statusCode).toBe(200);
+    const theirs = await draftOf(two);
+    expect((await req('POST', `/api/cases/drafts/${theirs}/submit`, two, {})).statusCode).toBe(400);
+  });
+
   it('refuses an exact duplicate, and flags a near one', async () => {
     const pid = await protocolId();
     const make = async (data: object) => {
@@ -173,6 +190,41 @@ describe('a draft', () => {
     expect(res.json<Err>().error.message).toBe('The creation of new applications has been disabled.');
     expect((await req('GET', '/api/cases/new-options', applicant)).json<{ open: boolean }>().open).toBe(false);
     await t.db.updateTable('projects').set({ allow_new_applications: true }).where('uid', '=', 'applications').execute();
+  });
+
+  it('an applicant starting a public protocol opens a public application (RADICACION_PUBLICA); staff open the protocol\'s own type', async () => {
+    const pid = await protocolId();
+    const before = await t.db.selectFrom('protocols').where('id', '=', pid).select(['public', 'case_type']).executeTakeFirstOrThrow();
+    expect(before.public).toBe(true);
+    await t.db.updateTable('protocols').set({ case_type: 'RADICACION_INTERNA' }).where('id', '=', pid).execute();
+    try {
+      const theirs = (await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: {} })).json<{ id: number }>();
+      const ours = (await req('POST', '/api/cases/drafts', coordinator, { protocolId: pid, data: {} }));
+      const typeOf = async (id: number) => (await t.db.selectFrom('cases').where('id', '=', id).select('case_type').executeTakeFirstOrThrow()).case_type;
+      expect(await typeOf(theirs.id)).toBe('RADICACION_PUBLICA');
+      expect(ours.statusCode).toBe(201);
+      expect(await typeOf(ours.json<{ id: number }>().id)).toBe('RADICACION_INTERNA');
+    } finally {
+      await t.db.updateTable('protocols').set(before).where('id', '=', pid).execute();
+    }
+  });
+
+  it('under maintenance: no application is started or sent (503, in the caller\'s language), the draft stays a draft, and the form is told', async () => {
+    const pid = await protocolId();
+    const { id } = (await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: { ...complete('0'), documentNumber: '5559901', email: 'paused@example.org' } })).json<{ id: number }>();
+    await t.db.updateTable('projects').set({ maintenance: true }).where('uid', '=', 'applications').execute();
+    try {
+      const start = await req('POST', '/api/cases/drafts', applicant, { protocolId: pid, data: {} }, 'es');
+      expect(start.statusCode).toBe(503);
+      expect(start.json<Err>().error).toMatchObject({ code: 'MAINTENANCE', message: 'Las radicaciones están en pausa por mantenimiento. Inténtelo más tarde.' });
+      const send = await req('POST', `/api/cases/drafts/${id}/submit`, applicant, {});
+      expect(send.statusCode).toBe(503);
+      expect((await req('GET', `/api/cases/drafts/${id}`, applicant)).statusCode).toBe(200);
+      expect((await req('GET', '/api/cases/new-options', applicant)).json<{ maintenance: boolean }>().maintenance).toBe(true);
+    } finally {
+      await t.db.updateTable('projects').set({ maintenance: false }).where('uid', '=', 'applications').execute();
+    }
+    expect((await req('POST', `/api/cases/drafts/${id}/submit`, applicant, {})).statusCode).toBe(200);
   });
 });
 

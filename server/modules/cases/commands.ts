@@ -80,9 +80,12 @@ export async function createDraft(trx: Trx, doer: Doer, input: CreateDraftInput)
     .innerJoin('protocol_versions as v', (j) => j.onRef('v.protocol_id', '=', 'p.id').onRef('v.version', '=', 'p.published_version'))
     .where('p.id', '=', input.protocolId)
     .where('p.entity_id', '=', doer.entityId)
-    .select(['p.id', 'p.case_type', 'v.id as version_id', 'v.definition'])
+    .select(['p.id', 'p.case_type', 'p.public', 'v.id as version_id', 'v.definition'])
     .executeTakeFirst();
   if (!protocol) throw new AppError('PROTOCOL_NOT_PUBLISHED');
+  // A public protocol's applications that the public start themselves (issue 18's public entry) are public ones,
+  // whatever type the protocol gives the cases staff open for it.
+  const fromThePublic = protocol.public && !('system' in doer) && !isStaff(doer);
   const def = protocol.definition as ProtocolDefinition;
   if (!def.mainFormVersionId) throw new AppError('PROTOCOL_NOT_PUBLISHED');
   const row = await trx
@@ -94,7 +97,7 @@ export async function createDraft(trx: Trx, doer: Doer, input: CreateDraftInput)
       protocol_version_id: protocol.version_id,
       form_version_id: def.mainFormVersionId,
       owner_id: input.ownerId,
-      case_type: protocol.case_type,
+      case_type: fromThePublic ? 'RADICACION_PUBLICA' : protocol.case_type,
       data: JSON.stringify(input.data ?? {}),
       external_ref: input.externalRef ?? null,
     })
@@ -110,6 +113,7 @@ export async function createDraft(trx: Trx, doer: Doer, input: CreateDraftInput)
  */
 export async function startDraft(db: Db, actor: Actor, input: { protocolId: number; data: Record<string, unknown> }): Promise<number> {
   const project = await projectOf(db, actor);
+  if (project.maintenance) throw new AppError('MAINTENANCE');
   if (!newApplicationsOpen({ newApplicationsDeadline: project.new_applications_deadline, allowNewApplications: project.allow_new_applications }, new Date())) throw new AppError('APPLICATIONS_CLOSED');
   if (!(await isStartable(db, actor, input.protocolId))) throw new AppError('NOT_FOUND');
   return db.transaction().execute((trx) => createDraft(trx, actor, { protocolId: input.protocolId, projectId: project.id, ownerId: actor.userId, data: input.data }));
@@ -175,8 +179,10 @@ export async function submitCaseInTrx(
 ): Promise<CaseRow> {
   const c = await lockCase(trx, doer, caseId);
   if (c.state !== 'DRAFT') throw new AppError('INVALID_TRANSITION', { state: c.state, action: 'submit' });
-  const project = await trx.selectFrom('projects').where('id', '=', c.project_id).select(['time_zone', 'new_applications_deadline', 'allow_new_applications']).executeTakeFirstOrThrow();
+  const project = await trx.selectFrom('projects').where('id', '=', c.project_id).select(['time_zone', 'new_applications_deadline', 'allow_new_applications', 'maintenance']).executeTakeFirstOrThrow();
   const now = input.now ?? new Date();
+  // An import (announce: false) is staff moving records in, not the public form: maintenance does not stop it.
+  if (project.maintenance && input.announce !== false) throw new AppError('MAINTENANCE');
   if (!newApplicationsOpen({ newApplicationsDeadline: project.new_applications_deadline, allowNewApplications: project.allow_new_applications }, now)) {
     throw new AppError('APPLICATIONS_CLOSED');
   }

@@ -23,6 +23,7 @@ import { masterLabels } from '../forms/options.js';
 import { caseActions, isStaff, visibleCases } from './policy.js';
 import type { FiltersOnly } from './schema.js';
 import { gatherThenSort } from './textSearch.js';
+import { localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 type Executor = Db | Trx;
@@ -84,7 +85,7 @@ function visible(db: Executor, actor: Actor) {
       // table to place instead of three (planning was a third of the list query's time; bench/case-list.ts).
       .select([
         'c.id', 'c.serial', 'c.state', 'c.protocol_id', 'c.case_type', 'c.owner_id', 'c.doc_date',
-        sql<string>`(select p.name from protocols p where p.id = c.protocol_id)`.as('protocol_name'),
+        sql<string>`(select ${localNameSql('p', actor.language)} from protocols p where p.id = c.protocol_id)`.as('protocol_name'),
         sql<string>`(select o.name from users o where o.id = c.owner_id)`.as('owner_name'),
         'c.possible_duplicated', 'c.created_at', 'c.updated_at',
         sql<string>`trim(coalesce(c.data->>'firstName', '') || ' ' || coalesce(c.data->>'lastName', ''))`.as('applicant'),
@@ -194,7 +195,7 @@ export async function findCaseDetail(db: Db, actor: Actor, id: number) {
   const c = await findCase(db, actor, id);
   const [participants, optionLabels, correction] = await Promise.all([
     participantsOf(db, c.id),
-    masterLabels(db, actor.entityId, c.form, c.data),
+    masterLabels(db, actor.entityId, c.form, c.data, actor.language),
     openCorrectionOf(db, { id: c.id, entityId: actor.entityId }),
   ]);
   return {
@@ -224,7 +225,7 @@ export async function caseHistory(db: Db, actor: Actor, id: number) {
     .where('e.entity_id', '=', actor.entityId)
     // Comment events carry the comment's text, internal ones too: staff only (the applicant's side reads its thread).
     .$if(!isStaff(actor), (q) => q.where('e.type', '!=', 'comment'))
-    .select(['e.id', 'e.action', 'e.type', 'u.name as user_name', 't.name as task_name', 'e.detail', 'e.created_at'])
+    .select(['e.id', 'e.action', 'e.type', 'u.name as user_name', localNameSql<string | null>('t', actor.language).as('task_name'), 'e.detail', 'e.created_at'])
     .orderBy('e.id')
     .execute();
   return events.map((e) => ({ id: e.id, action: e.action, type: e.type, userName: e.user_name, taskName: e.task_name, detail: e.detail as Record<string, unknown>, at: e.created_at }));

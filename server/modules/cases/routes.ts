@@ -31,6 +31,7 @@ import { cancelCorrection, resubmitCorrection, returnForCorrection } from './cor
 import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport, XLSX_TYPE } from './export.js';
 import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importListQuery, importListSchema, importView, listImports, mappingBody, rejectedRowsCsv, startImport, uploadImport, uploadQuery } from './import.js';
 import { TRANSITIONS } from './policy.js';
+import { publicTimeline } from './portal.js';
 import {
   caseHistory,
   countCases,
@@ -50,6 +51,17 @@ import {
 } from './repo.js';
 import * as s from './schema.js';
 import { searchFields, searchFieldsView } from './searchFields.js';
+
+
+/**
+ * Floods of applications (issue 18's abuse rules): per client address (the
+ * looser: people share one) and per account. Autosaves are not limited
+ * here; they only touch the caller's own draft.
+ */
+const NEW_DRAFT_LIMITS = { rateLimit: { max: 120, timeWindow: '1 minute' }, accountLimit: { max: 20, timeWindow: '1 minute' } };
+const SUBMIT_LIMITS = { rateLimit: { max: 60, timeWindow: '1 minute' }, accountLimit: { max: 20, timeWindow: '1 minute' } };
+/** A resubmission refused for a field still wrong is tried again at once: more tries than a submission. */
+const RESUBMIT_LIMITS = { rateLimit: { max: 60, timeWindow: '1 minute' }, accountLimit: { max: 30, timeWindow: '1 minute' } };
 
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---------------------------------------------------------------- the list
@@ -166,6 +178,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       const [project, protocols] = await Promise.all([projectOf(app.db, actor), startableProtocols(app.db, actor)]);
       return {
         open: newApplicationsOpen({ newApplicationsDeadline: project.new_applications_deadline, allowNewApplications: project.allow_new_applications }, new Date()),
+        maintenance: project.maintenance,
         autosaveSeconds: project.autosave_seconds,
         protocols,
       };
@@ -181,7 +194,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cases/drafts',
     {
-      config: { access: { target: 'borradores', action: 'create_drafts' } },
+      config: { access: { target: 'borradores', action: 'create_drafts' }, ...NEW_DRAFT_LIMITS },
       schema: { tags: ['cases'], summary: "Start an application: 'Save, but come back later to complete'", body: s.newDraftBody, response: { 201: s.draftSchema } },
     },
     async (request, reply) => {
@@ -215,7 +228,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cases/drafts/:id/submit',
     {
-      config: { access: { target: 'wf_casos', action: 'create' } },
+      config: { access: { target: 'wf_casos', action: 'create' }, ...SUBMIT_LIMITS },
       schema: { tags: ['cases'], summary: 'Submit a draft: checked, numbered, and its first task started', params: s.idParams, body: s.submitDraftBody, response: { 200: s.submittedSchema } },
     },
     async (request) => {
@@ -237,6 +250,20 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['cases'], summary: 'Every transition and field change, with who and when', params: s.idParams, response: { 200: s.caseEventSchema.array() } },
     },
     async (request) => caseHistory(app.db, actorOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/cases/:id/public-timeline',
+    {
+      config: { access: { target: 'wf_casos', action: 'show' } },
+      schema: {
+        tags: ['cases'],
+        summary: "Where an application stands in plain words and its public steps (no task names, staff or notes): the applicant's view",
+        params: s.idParams,
+        response: { 200: s.publicTimelineSchema },
+      },
+    },
+    async (request) => publicTimeline(app.db, actorOf(request), request.params.id),
   );
 
   app.put(
@@ -280,7 +307,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/cases/:id/correction/resubmit',
     {
-      config: { access: { target: 'wf_casos', action: 'create' } },
+      config: { access: { target: 'wf_casos', action: 'create' }, ...RESUBMIT_LIMITS },
       schema: {
         tags: ['cases'],
         summary: 'The applicant sends the corrected application back: only the asked fields may change, each asked document needs its files; the workflow goes on where it was',

@@ -18,6 +18,7 @@ export {
   correctionSchema,
   draftSchema,
   newOptionsSchema,
+  publicTimelineSchema,
   resubmitCorrectionBody,
   returnForCorrectionBody,
   savedSearchSchema,

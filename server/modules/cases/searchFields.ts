@@ -37,7 +37,7 @@ export async function searchFields(db: Db, actor: Actor): Promise<z.infer<typeof
   const forms = rows.map((r) => ({ id: r.id, name: r.name, fields: scopeFields((r.definition as FormDefinition).fields).filter(SEARCHABLE) }));
   // Master selects offer the tenant's items (code and name), as the form does, when the list is short enough.
   const masters = forms.flatMap((p) => p.fields.filter((f) => f.type === 'master_select' && f.master).map((f) => f.master as string));
-  const byMaster = await activeMasterItems(db, actor.entityId, masters);
+  const byMaster = await activeMasterItems(db, actor.entityId, masters, actor.language);
   const optionsOf = (f: FieldDef) => {
     if (f.type !== 'master_select') return f.options?.map((o) => ({ value: o.value, label: o.label, label_en: o.label_en }));
     const items = byMaster.get(f.master ?? '');

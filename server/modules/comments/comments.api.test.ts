@@ -79,7 +79,11 @@ beforeAll(async () => {
   const quick = await t.db.selectFrom('masters').where('entity_id', '=', entityId).where('code', '=', 'comentarios_rapidos').selectAll().executeTakeFirstOrThrow();
   await t.db
     .insertInto('master_items')
-    .values({ entity_id: entityId, master_id: quick.id, code: 'missing', name: 'Documents are missing.', extra: JSON.stringify({ es: 'Faltan documentos.' }) })
+    .values([
+      { entity_id: entityId, master_id: quick.id, code: 'missing', name: 'Faltan documentos.', name_en: 'Documents are missing.' },
+      // Only in Spanish: English readers get the Spanish text rather than nothing.
+      { entity_id: entityId, master_id: quick.id, code: 'call_us', name: 'Llámenos, por favor.' },
+    ])
     .execute();
 
   const otherEntity = (await makeEntity(t.db)).id;
@@ -361,9 +365,9 @@ describe('mentions and notifications', () => {
 describe('quick comments', () => {
   it("come in the reader's language", async () => {
     const en = (await send(coordinator, 'GET', '/api/comments/quick', undefined, 'en')).json<{ items: Array<{ code: string; text: string }> }>();
-    expect(en.items).toEqual([{ code: 'missing', text: 'Documents are missing.' }]);
+    expect(en.items).toEqual([{ code: 'missing', text: 'Documents are missing.' }, { code: 'call_us', text: 'Llámenos, por favor.' }]);
     const es = (await send(coordinator, 'GET', '/api/comments/quick', undefined, 'es')).json<{ items: Array<{ code: string; text: string }> }>();
-    expect(es.items).toEqual([{ code: 'missing', text: 'Faltan documentos.' }]);
+    expect(es.items).toEqual([{ code: 'missing', text: 'Faltan documentos.' }, { code: 'call_us', text: 'Llámenos, por favor.' }]);
     // Another tenant has its own (none here).
     expect((await send(foreign, 'GET', '/api/comments/quick')).json<{ items: unknown[] }>().items).toEqual([]);
   });

@@ -16,6 +16,7 @@ import type { Actor } from '../acl/policy.js';
 import { tenantTimeZone } from '../cases/filters.js';
 import { visibleCases } from '../cases/policy.js';
 import { commentActions, isStaff, staffUsers, visibleComments } from './policy.js';
+import { localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 type Executor = Db | Trx;
@@ -58,7 +59,7 @@ function readable(db: Executor, actor: Actor) {
     .where(visibleCases(actor) as never)
     .where(visibleComments(actor) as never)
     .select([
-      'cm.id', 'cm.case_id', 'c.serial', 'cm.task_id', 't.name as task_name', 'cm.number', 'cm.body', 'cm.visible_to_applicant', 'cm.case_state',
+      'cm.id', 'cm.case_id', 'c.serial', 'cm.task_id', localNameSql<string | null>('t', actor.language).as('task_name'), 'cm.number', 'cm.body', 'cm.visible_to_applicant', 'cm.case_state',
       'cm.author_id', 'a.name as author_name', 'cm.created_at', 'cm.edited_at', 'cm.version',
     ]);
 }
@@ -286,7 +287,7 @@ export async function caseChecklist(db: Db, actor: Actor, caseId: number) {
     .where('ms.entity_id', '=', actor.entityId)
     .where('ms.code', '=', CHECKLIST_MASTER)
     .where((eb) => (marked.size ? eb.or([eb('i.active', '=', true), eb('i.code', 'in', [...marked.keys()])]) : eb('i.active', '=', true)))
-    .select(['i.code', 'i.name'])
+    .select(['i.code', localNameSql('i', actor.language).as('name')])
     .orderBy('i.id')
     .execute();
   return {
@@ -299,7 +300,7 @@ export async function caseChecklist(db: Db, actor: Actor, caseId: number) {
 
 // ---------------------------------------------------------------- quick comments
 
-/** The tenant's quick comments in the reader's language (Spanish from the item's `extra.es`, English its name). */
+/** The tenant's quick comments in the reader's language (the item's `name` Spanish, `name_en` English, each the other's fallback; 0024). */
 export async function quickComments(db: Db, actor: Actor, lang: Lang) {
   const rows = await db
     .selectFrom('master_items as i')
@@ -307,15 +308,10 @@ export async function quickComments(db: Db, actor: Actor, lang: Lang) {
     .where('ms.entity_id', '=', actor.entityId)
     .where('ms.code', '=', QUICK_COMMENTS_MASTER)
     .where('i.active', '=', true)
-    .select(['i.code', 'i.name', 'i.extra'])
+    .select(['i.code', localNameSql('i', lang).as('text')])
     .orderBy('i.id')
     .execute();
-  return {
-    items: rows.map((r) => {
-      const es = (r.extra as { es?: unknown }).es;
-      return { code: r.code, text: lang === 'es' && typeof es === 'string' && es.trim() ? es : r.name };
-    }),
-  };
+  return { items: rows.map((r) => ({ code: r.code, text: r.text })) };
 }
 
 // ---------------------------------------------------------------- tracking (the reports' shapes)

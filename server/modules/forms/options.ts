@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type FormDefinition, scopeFieldsDeep } from '../../../core/forms/definition.js';
 import type { Database } from '../../db/types.js';
+import { localNameSql } from '../../lib/localName.js';
 
 /**
  * The allowed values of a form's master selects, read from the tenant's
@@ -14,8 +15,8 @@ export async function masterOptionValues(db: Kysely<Database>, entityId: number,
   return Object.fromEntries(fields.map((f) => [f.name, (byMaster.get(f.master as string) ?? []).map((i) => i.code)]));
 }
 
-/** The tenant's active items of the masters named by `codes`, by master, each list in name order. */
-export async function activeMasterItems(db: Kysely<Database>, entityId: number, codes: readonly string[]): Promise<Map<string, Array<{ code: string; name: string }>>> {
+/** The tenant's active items of the masters named by `codes`, by master, each list in name order, named in `language`. */
+export async function activeMasterItems(db: Kysely<Database>, entityId: number, codes: readonly string[], language = 'es'): Promise<Map<string, Array<{ code: string; name: string }>>> {
   const byMaster = new Map<string, Array<{ code: string; name: string }>>();
   if (codes.length === 0) return byMaster;
   const rows = await db
@@ -24,8 +25,8 @@ export async function activeMasterItems(db: Kysely<Database>, entityId: number, 
     .where('m.entity_id', '=', entityId)
     .where('m.code', 'in', [...new Set(codes)])
     .where('i.active', '=', true)
-    .select(['m.code as master', 'i.code', 'i.name'])
-    .orderBy('i.name')
+    .select(['m.code as master', 'i.code', localNameSql('i', language).as('name')])
+    .orderBy('name')
     .execute();
   for (const { master, code, name } of rows) {
     const list = byMaster.get(master) ?? [];
@@ -39,9 +40,9 @@ export async function activeMasterItems(db: Kysely<Database>, entityId: number, 
  * The names of the master items a form's values hold, by field and code
  * (`{ departamento: { '76': 'Valle del Cauca' } }`), so read-only views show
  * names rather than codes. Only the codes present in `data` are read,
- * repeat-group rows included.
+ * repeat-group rows included. Names in `language`.
  */
-export async function masterLabels(db: Kysely<Database>, entityId: number, def: FormDefinition | null, data: Record<string, unknown>): Promise<Record<string, Record<string, string>>> {
+export async function masterLabels(db: Kysely<Database>, entityId: number, def: FormDefinition | null, data: Record<string, unknown>, language = 'es'): Promise<Record<string, Record<string, string>>> {
   if (!def) return {};
   const fields = scopeFieldsDeep(def.fields).filter((f) => f.type === 'master_select' && f.master);
   if (fields.length === 0) return {};
@@ -60,7 +61,7 @@ export async function masterLabels(db: Kysely<Database>, entityId: number, def: 
     .where('m.entity_id', '=', entityId)
     .where('m.code', 'in', [...new Set(fields.map((f) => f.master as string))])
     .where('i.code', 'in', [...codes])
-    .select(['m.code as master', 'i.code', 'i.name'])
+    .select(['m.code as master', 'i.code', localNameSql('i', language).as('name')])
     .execute();
   const labels: Record<string, Record<string, string>> = {};
   for (const f of fields) {

@@ -12,6 +12,7 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { containsPattern, paginate, type Page } from '../../lib/list.js';
 import type { Actor, Doer } from '../acl/policy.js';
+import { localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 type Executor = Db | Trx;
@@ -58,6 +59,7 @@ export async function formView(db: Db, actor: Actor, formId: number, version?: n
 
 /** A master's active items as options, in name order (those under `parent` when given). */
 export async function masterItemOptions(db: Db, doer: Doer, master: string, parent?: string) {
+  const language = 'language' in doer ? doer.language : 'es';
   let q = db
     .selectFrom('master_items as i')
     .innerJoin('masters as m', 'm.id', 'i.master_id')
@@ -65,8 +67,8 @@ export async function masterItemOptions(db: Db, doer: Doer, master: string, pare
     .where('m.entity_id', '=', doer.entityId)
     .where('m.code', '=', master)
     .where('i.active', '=', true)
-    .select(['i.code', 'i.name'])
-    .orderBy('i.name')
+    .select(['i.code', localNameSql('i', language).as('name')])
+    .orderBy('name')
     .limit(5000);
   if (parent) q = q.where('p.code', '=', parent);
   return (await q.execute()).map((i) => ({ value: i.code, label: i.name }));

@@ -77,7 +77,8 @@ export class MailDelivery {
       if (row.job_id && (await jobAlive(row.job_id))) continue;
       const jobId = await send(row.id);
       if (!jobId) continue;
-      await this.db.updateTable('mail_outbox').set({ job_id: jobId, updated_at: new Date() }).where('id', '=', row.id).where('status', '=', 'queued').execute();
+      // The job may already have sent it (it waits for this update's lock, not for the update itself): noted then too.
+      await this.db.updateTable('mail_outbox').set({ job_id: jobId, updated_at: new Date() }).where('id', '=', row.id).where('status', 'in', ['queued', 'sent']).execute();
       made++;
     }
     return made;

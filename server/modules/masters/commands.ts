@@ -106,6 +106,7 @@ async function parentItemId(db: Executor, m: MasterRow, parentCode: string | nul
 const itemValues = async (db: Executor, m: MasterRow, b: ItemBody): Promise<ItemValues> => ({
   code: b.code,
   name: b.name,
+  nameEn: b.nameEn,
   parentItemId: await parentItemId(db, m, b.parentCode),
   active: b.active,
   extra: b.extra,
@@ -150,7 +151,7 @@ export interface ImportResult {
 }
 
 /**
- * Imports items from a CSV (columns code, name, parent, active; any other
+ * Imports items from a CSV (columns code, name, name_en, parent, active; any other
  * column is an extra attribute): each row is checked as the item dialog
  * checks it, errors are reported by line in the caller's language, and the
  * good rows are inserted or update the item of the same code. A dry run
@@ -178,7 +179,7 @@ export async function importItems(db: Db, actor: Actor, code: string, file: unkn
   records.forEach((r, index) => {
     const line = index + 2; // the header is line 1
     const fail = (column: string | null, key: string) => errors.push({ line, column, message: translate(options.lang, key) });
-    const parsed = itemBody.safeParse({ code: r.code, name: r.name, parentCode: r.parent || null, active: r.active ? !/^(false|no|0|inactive|inactivo)$/i.test(r.active) : true });
+    const parsed = itemBody.safeParse({ code: r.code, name: r.name, nameEn: r.name_en ?? '', parentCode: r.parent || null, active: r.active ? !/^(false|no|0|inactive|inactivo)$/i.test(r.active) : true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) fail(String(issue.path[0] ?? ''), issue.message);
       return;
@@ -190,13 +191,13 @@ export async function importItems(db: Db, actor: Actor, code: string, file: unkn
       parent = parents.get(parsed.data.parentCode ?? '') ?? null;
       if (parent === null) return fail('parent', 'validation.chooseOption');
     } else if (parsed.data.parentCode) return fail('parent', 'masters.noParentMaster');
-    const extra = Object.fromEntries(header.filter((h) => !['code', 'name', 'parent', 'active'].includes(h) && h).map((h) => [h, r[h]]));
-    rows.push({ code: parsed.data.code, name: parsed.data.name, parentItemId: parent, active: parsed.data.active, extra });
+    const extra = Object.fromEntries(header.filter((h) => !['code', 'name', 'name_en', 'parent', 'active'].includes(h) && h).map((h) => [h, r[h]]));
+    rows.push({ code: parsed.data.code, name: parsed.data.name, nameEn: parsed.data.nameEn, parentItemId: parent, active: parsed.data.active, extra });
   });
   const created = rows.filter((r) => !existing.has(r.code)).length;
   const updated = rows.length - created;
   // A row of an existing code changes that item: it needs the right to change items, as the item form does.
   if (updated > 0) assertMasterAction(actor, m, 'editItems');
-  if (!options.dryRun && rows.length) await db.transaction().execute((trx) => upsertItems(trx, actor, m.id, rows));
+  if (!options.dryRun && rows.length) await db.transaction().execute((trx) => upsertItems(trx, actor, m.id, rows, !header.includes('name_en')));
   return { dryRun: options.dryRun, created, updated, errors };
 }

@@ -160,7 +160,7 @@ describe('CSV import and export', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="definiciones.csv"');
     const rows = parseCsv(res.body);
-    expect(rows[0]).toEqual(['code', 'name', 'active']);
+    expect(rows[0]).toEqual(['code', 'name', 'name_en', 'active']);
     expect(rows.find((r) => r[0] === 'evil')?.[1]).toBe('\'=HYPERLINK("http://x")');
   });
 });

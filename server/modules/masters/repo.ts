@@ -137,10 +137,10 @@ function items(db: Executor, masterId: number) {
     .selectFrom('master_items as i')
     .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
     .where('i.master_id', '=', masterId)
-    .select(['i.id', 'i.code', 'i.name', 'i.active', 'i.extra', 'p.code as parent_code', 'p.name as parent_name']);
+    .select(['i.id', 'i.code', 'i.name', 'i.name_en', 'i.active', 'i.extra', 'p.code as parent_code', 'p.name as parent_name']);
 }
-type ItemRow = { id: number; code: string; name: string; active: boolean; extra: unknown; parent_code: string | null; parent_name: string | null };
-const itemView = (i: ItemRow) => ({ id: i.id, code: i.code, name: i.name, active: i.active, extra: i.extra as Record<string, unknown>, parentCode: i.parent_code, parentName: i.parent_name });
+type ItemRow = { id: number; code: string; name: string; name_en: string; active: boolean; extra: unknown; parent_code: string | null; parent_name: string | null };
+const itemView = (i: ItemRow) => ({ id: i.id, code: i.code, name: i.name, nameEn: i.name_en, active: i.active, extra: i.extra as Record<string, unknown>, parentCode: i.parent_code, parentName: i.parent_name });
 
 export async function listItems(
   db: Db,
@@ -152,7 +152,7 @@ export async function listItems(
   let q = items(db, m.id);
   if (f.search) {
     const p = containsPattern(f.search);
-    q = q.where((eb) => eb.or([eb('i.code', 'ilike', p), eb('i.name', 'ilike', p)]));
+    q = q.where((eb) => eb.or([eb('i.code', 'ilike', p), eb('i.name', 'ilike', p), eb('i.name_en', 'ilike', p)]));
   }
   if (f.parent !== undefined) q = q.where('p.code', '=', f.parent);
   if (f.active !== undefined) q = q.where('i.active', '=', f.active);
@@ -188,6 +188,8 @@ export async function itemIds(db: Executor, masterId: number): Promise<Map<strin
 export interface ItemValues {
   code: string;
   name: string;
+  /** The English name; '' for none. */
+  nameEn: string;
   parentItemId: number | null;
   active: boolean;
   extra: Record<string, unknown>;
@@ -196,7 +198,7 @@ export interface ItemValues {
 export async function insertItem(db: Executor, doer: Doer, masterId: number, v: ItemValues): Promise<number> {
   const row = await db
     .insertInto('master_items')
-    .values({ entity_id: doer.entityId, master_id: masterId, code: v.code, name: v.name, parent_item_id: v.parentItemId, active: v.active, extra: JSON.stringify(v.extra) })
+    .values({ entity_id: doer.entityId, master_id: masterId, code: v.code, name: v.name, name_en: v.nameEn, parent_item_id: v.parentItemId, active: v.active, extra: JSON.stringify(v.extra) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -205,7 +207,7 @@ export async function insertItem(db: Executor, doer: Doer, masterId: number, v: 
 export async function updateItem(db: Executor, doer: Doer, masterId: number, id: number, v: ItemValues): Promise<void> {
   const updated = await db
     .updateTable('master_items')
-    .set({ code: v.code, name: v.name, parent_item_id: v.parentItemId, active: v.active, extra: JSON.stringify(v.extra) })
+    .set({ code: v.code, name: v.name, name_en: v.nameEn, parent_item_id: v.parentItemId, active: v.active, extra: JSON.stringify(v.extra) })
     .where('id', '=', id)
     .where('master_id', '=', masterId)
     .where('entity_id', '=', doer.entityId)
@@ -223,15 +225,19 @@ export async function removeItem(db: Executor, doer: Doer, masterId: number, id:
   if (Number(deleted.numDeletedRows) === 0) throw new AppError('NOT_FOUND');
 }
 
-/** Inserts the items, or updates those whose code the master has (the CSV import), 500 rows a statement. */
-export async function upsertItems(trx: Trx, doer: Doer, masterId: number, rows: ItemValues[]): Promise<void> {
+/**
+ * Inserts the items, or updates those whose code the master has (the CSV import), 500 rows a statement;
+ * `keepNameEn` (a file without the English column) leaves the English names of updated items as they are.
+ */
+export async function upsertItems(trx: Trx, doer: Doer, masterId: number, rows: ItemValues[], keepNameEn = false): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
     await trx
       .insertInto('master_items')
-      .values(rows.slice(i, i + 500).map((r) => ({ entity_id: doer.entityId, master_id: masterId, code: r.code, name: r.name, parent_item_id: r.parentItemId, active: r.active, extra: JSON.stringify(r.extra) })))
+      .values(rows.slice(i, i + 500).map((r) => ({ entity_id: doer.entityId, master_id: masterId, code: r.code, name: r.name, name_en: r.nameEn, parent_item_id: r.parentItemId, active: r.active, extra: JSON.stringify(r.extra) })))
       .onConflict((oc) =>
         oc.columns(['master_id', 'code']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
+          name_en: keepNameEn ? eb.ref('master_items.name_en') : eb.ref('excluded.name_en'),
           parent_item_id: eb.ref('excluded.parent_item_id'),
           active: eb.ref('excluded.active'),
           extra: eb.ref('excluded.extra'),

@@ -119,7 +119,7 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
         bodyLimit: s.MAX_IMPORT_BYTES,
         schema: {
           tags: ['masters'],
-          summary: 'Import items from CSV (columns code, name, parent, active, and extra attributes); ?dryRun=true checks without writing',
+          summary: 'Import items from CSV (columns code, name, name_en, parent, active, and extra attributes); ?dryRun=true checks without writing',
           params: s.codeParams,
           querystring: s.importQuery,
           response: { 200: s.masterImportSchema },
@@ -137,8 +137,8 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
       const hasParent = master.parent_id !== null;
       const extraKeys = [...new Set(items.flatMap((i) => Object.keys(i.extra)))].sort();
       const csv = toCsv(
-        ['code', 'name', ...(hasParent ? ['parent'] : []), 'active', ...extraKeys],
-        items.map((i) => [i.code, i.name, ...(hasParent ? [i.parentCode] : []), i.active, ...extraKeys.map((k) => i.extra[k] ?? '')]),
+        ['code', 'name', 'name_en', ...(hasParent ? ['parent'] : []), 'active', ...extraKeys],
+        items.map((i) => [i.code, i.name, i.nameEn, ...(hasParent ? [i.parentCode] : []), i.active, ...extraKeys.map((k) => i.extra[k] ?? '')]),
       );
       return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${master.code}.csv"`).send(csv);
     },

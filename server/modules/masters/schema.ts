@@ -34,6 +34,7 @@ export type MasterBody = z.infer<typeof masterBody>;
 export const itemBody = z.object({
   code: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(60, { error: 'validation.tooLong' }),
   name,
+  nameEn: z.string().trim().max(500, { error: 'validation.tooLong' }).default(''),
   parentCode: z.string().trim().max(60).nullable().default(null),
   active: z.boolean().default(true),
   extra: z.record(z.string().max(60), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()])).refine((o) => Object.keys(o).length <= 30).default({}),

@@ -28,6 +28,7 @@ import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
 import { renderTemplate } from '../templates/commands.js';
 import { caseNoticeFacts, digestCandidates, programmeFacts, digestContents, insertNotifications, markDigestSent, type NoticeRecipient, recipientsOf, savePreferences, taskNoticeFacts } from './repo.js';
+import { localName } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 
@@ -101,7 +102,7 @@ export async function notify(trx: Trx, env: NotifyEnv, notice: Notice): Promise<
       applicantFirstName: c.firstName,
       applicantLastName: c.lastName,
       applicantEmail: c.email,
-      taskName: task?.name ?? '',
+      taskName: task ? localName(language, task.name, task.nameEn) : '',
       dueDate: task?.dueAt ? formatDateTime(task.dueAt, r.timeZone) : '',
       responsibleName: task?.responsible ?? '',
       teamName: task?.team ?? '',
@@ -191,7 +192,7 @@ export async function sendDigests(db: Db, env: NotifyEnv, now = new Date(), limi
       const t = (key: string, params: Record<string, unknown> = {}) => translate(language, `mail.digest.${key}`, params);
       const lines = [
         ...contents.tasks.map((k) =>
-          t(k.overdue ? 'overdueLine' : 'dueLine', { task: k.name, number: k.serial ?? `#${k.caseId}`, due: k.dueAt ? formatDateTime(k.dueAt, contents.recipient.timeZone) : '' }),
+          t(k.overdue ? 'overdueLine' : 'dueLine', { task: localName(language, k.name, k.nameEn), number: k.serial ?? `#${k.caseId}`, due: k.dueAt ? formatDateTime(k.dueAt, contents.recipient.timeZone) : '' }),
         ),
         ...contents.mentions.map((m) => t('mentionLine', { name: m.byName ?? '', number: m.serial ?? `#${m.caseId}` })),
       ];

@@ -104,6 +104,9 @@ describe('events reach their recipients', () => {
     const serial = (await t.db.selectFrom('cases').where('id', '=', caseId).select('serial').executeTakeFirstOrThrow()).serial as string;
     expect(arrived.subject).toBe(`Recibimos su solicitud ${serial}`);
     expect(arrived.body_html).toContain('Hola Lucía');
+    // The reference number and the link to the application (issue 18's confirmation).
+    expect(arrived.body_text).toContain(serial);
+    expect(arrived.body_text).toContain(`https://cases.example.org/cases/${caseId}`);
     expect(arrived.case_id).toBe(caseId);
     expect(await bell(applicant.id, 'application_submitted')).toHaveLength(1);
     const [assigned] = (await outboxTo(staff.email, 'task_assigned')).filter((m) => m.case_id === caseId);

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.js';
 import type { Actor } from '../acl/policy.js';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../../core/api/comments.js';
 import { ownNotifications } from './policy.js';
+import { localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 
@@ -109,7 +110,7 @@ export async function taskNoticeFacts(trx: Trx, entityId: number, taskId: number
     .leftJoin('teams as tm', 'tm.id', 'k.responsible_team_id')
     .where('k.entity_id', '=', entityId)
     .where('k.id', '=', taskId)
-    .select(['k.id', 'k.name', 'k.due_at as dueAt', 'u.name as responsible', 'tm.name as team'])
+    .select(['k.id', 'k.name', 'k.name_en as nameEn', 'k.due_at as dueAt', 'u.name as responsible', 'tm.name as team'])
     .executeTakeFirstOrThrow();
 }
 
@@ -207,7 +208,7 @@ export async function digestContents(trx: Trx, candidate: { id: number; entityId
       .where('k.responsible_user_id', '=', u.id)
       .where('k.state', '=', 'PENDING')
       .where('k.due_at', '<', sql<Date>`${now}::timestamptz + interval '2 days'`)
-      .select(['k.id', 'k.name', 'k.due_at as dueAt', 'k.overdue', 'k.case_id as caseId', 'c.serial'])
+      .select(['k.id', 'k.name', 'k.name_en as nameEn', 'k.due_at as dueAt', 'k.overdue', 'k.case_id as caseId', 'c.serial'])
       .orderBy('k.due_at')
       .limit(50)
       .execute(),
@@ -247,7 +248,7 @@ export async function listNotifications(db: Db, actor: Actor) {
       .leftJoin('users as b', 'b.id', 'n.by_user_id')
       .where(ownNotifications(actor) as never)
       .leftJoin('tasks as k', 'k.id', 'n.task_id')
-      .select(['n.id', 'n.kind', 'n.case_id', 'c.serial', 'n.task_id', 'k.name as task_name', 'n.detail', 'n.comment_id', 'n.import_id', 'n.count', 'b.name as by_name', 'n.created_at', 'n.read_at'])
+      .select(['n.id', 'n.kind', 'n.case_id', 'c.serial', 'n.task_id', localNameSql<string | null>('k', actor.language).as('task_name'), 'n.detail', 'n.comment_id', 'n.import_id', 'n.count', 'b.name as by_name', 'n.created_at', 'n.read_at'])
       .orderBy('n.id', 'desc')
       .limit(NOTIFICATIONS_SHOWN)
       .execute(),

@@ -168,7 +168,7 @@ export async function importProtocol(db: Db, actor: Actor, f: ProtocolFile, lang
     return insertProtocol(
       trx,
       actor,
-      { code: p.code, name: p.name, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number, publicPage: p.publicPage },
+      { code: p.code, name: p.name, nameEn: p.nameEn, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number, publicPage: p.publicPage },
       checked,
     );
   });

@@ -33,7 +33,7 @@ function protocols(db: Executor, doer: Doer) {
     .innerJoin('forms as f', 'f.id', 'p.main_form_id')
     .where('p.entity_id', '=', doer.entityId)
     .select([
-      'p.id', 'p.code', 'p.name', 'p.description', 'p.case_type', 'p.public', 'p.main_form_id', 'f.name as main_form_name', 'p.published_version', 'p.draft',
+      'p.id', 'p.code', 'p.name', 'p.name_en', 'p.description', 'p.case_type', 'p.public', 'p.main_form_id', 'f.name as main_form_name', 'p.published_version', 'p.draft',
       'p.public_title_en', 'p.public_title_es', 'p.public_description_en', 'p.public_description_es', 'p.eligibility_en', 'p.eligibility_es',
       sql<number>`jsonb_array_length(p.draft->'tasks')`.as('tasks'),
       sql<number>`(select count(*) from cases c where c.protocol_id = p.id and c.state <> 'DRAFT')::int`.as('cases'),
@@ -45,6 +45,7 @@ const summary = (actor: Actor, urls: Urls, p: ProtocolRow) => ({
   id: p.id,
   code: p.code,
   name: p.name,
+  nameEn: p.name_en,
   description: p.description,
   caseType: p.case_type,
   public: p.public,
@@ -76,7 +77,7 @@ export async function findProtocol(db: Executor, doer: Doer, id: number): Promis
 export async function listProtocols(db: Db, actor: Actor, urls: Urls, query: Page & { search?: string; sortBy?: 'name' | 'code'; descending?: boolean }) {
   const { search, sortBy = 'name', descending } = query;
   let q = protocols(db, actor);
-  if (search) q = q.where((eb) => eb.or([eb('p.name', 'ilike', containsPattern(search)), eb('p.code', 'ilike', containsPattern(search))]));
+  if (search) q = q.where((eb) => eb.or([eb('p.name', 'ilike', containsPattern(search)), eb('p.name_en', 'ilike', containsPattern(search)), eb('p.code', 'ilike', containsPattern(search))]));
   q = q.orderBy(`p.${sortBy}`, descending ? 'desc' : 'asc').orderBy('p.id');
   const { rows, total } = await paginate(q, query);
   return { items: rows.map((r) => summary(actor, urls, r)), total };
@@ -191,6 +192,7 @@ export async function responsiblesByName(db: Executor, doer: Doer) {
 
 const columns = (b: Omit<ProtocolBody, 'definition'>, draft: ProtocolDefinition) => ({
   code: b.code, name: b.name, description: b.description, case_type: b.caseType, public: b.public, main_form_id: b.mainFormId, draft: JSON.stringify(draft),
+  ...(b.nameEn !== undefined && { name_en: b.nameEn }),
   // A body without the public page leaves the saved one as it is.
   ...(b.publicPage && {
     public_title_en: b.publicPage.titleEn,
@@ -288,7 +290,7 @@ export async function protocolFile(db: Db, actor: Actor, id: number) {
       format: 'casebook-protocol' as const,
       formatVersion: 1 as const,
       protocol: {
-        code: p.code, name: p.name, description: p.description, caseType: p.case_type, public: p.public, mainForm: formCode.get(p.main_form_id) as string, publicPage: publicPageOf(p),
+        code: p.code, name: p.name, nameEn: p.name_en, description: p.description, caseType: p.case_type, public: p.public, mainForm: formCode.get(p.main_form_id) as string, publicPage: publicPageOf(p),
         // Form ids become form codes; team and user ids are named in `teams` and `users`.
         definition: { ...def, mainFormVersionId: undefined, tasks: def.tasks.map((t) => ({ ...t, formVersionId: undefined, formId: t.formId === null ? null : formCode.get(t.formId) })) },
       },

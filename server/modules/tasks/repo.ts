@@ -20,6 +20,7 @@ import type { CaseRow } from '../cases/repo.js';
 import { visibleCases } from '../cases/policy.js';
 import { masterLabels } from '../forms/options.js';
 import { NO_RELATION, type TaskRelation, taskActions, visibleTasks } from './policy.js';
+import { localName, localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
 type TC = ExpressionBuilder<Database & { t: Database['tasks']; c: Database['cases'] }, 't' | 'c'>;
@@ -119,7 +120,7 @@ function visible(db: Db, actor: Actor) {
     .where('t.entity_id', '=', actor.entityId)
     .where(visibleTasks(actor) as never)
     .select([
-      't.id', 't.code', 't.name', 't.state', 't.case_id', 'c.serial', 'p.name as protocol_name', 't.responsible_user_id', 'u.name as responsible_name',
+      't.id', 't.code', localNameSql('t', actor.language).as('name'), 't.state', 't.case_id', 'c.serial', localNameSql('p', actor.language).as('protocol_name'), 't.responsible_user_id', 'u.name as responsible_name',
       't.responsible_team_id', 'tm.name as team_name', 't.due_at', 't.overdue', 't.created_at',
     ]);
 }
@@ -142,7 +143,8 @@ const taskItem = (r: ListRow) => ({
   createdAt: r.created_at,
 });
 
-const searchTasks = (search: string) => (eb: TC) => eb.or([eb('t.name', 'ilike', containsPattern(search)), eb('c.serial', 'ilike', containsPattern(search))]);
+const searchTasks = (search: string) => (eb: TC) =>
+  eb.or([eb('t.name', 'ilike', containsPattern(search)), eb('t.name_en', 'ilike', containsPattern(search)), eb('c.serial', 'ilike', containsPattern(search))]);
 
 /** GET /api/tasks: every task the actor may see, filtered. */
 export async function listTasks(db: Db, actor: Actor, f: TaskFilters) {
@@ -156,7 +158,7 @@ export async function listTasks(db: Db, actor: Actor, f: TaskFilters) {
   if (overdue !== undefined) q = q.where('t.overdue', '=', overdue);
   if (adhoc !== undefined) q = q.where('t.code', adhoc ? '=' : '<>', ADHOC_TASK_CODE);
   if (search) q = q.where(searchTasks(search) as never);
-  q = q.orderBy(`t.${sortBy}` as 't.created_at', descending ? 'desc' : 'asc').orderBy('t.id', 'desc');
+  q = q.orderBy(sortBy === 'name' ? localNameSql('t', actor.language) : sql.ref(`t.${sortBy}`), descending ? 'desc' : 'asc').orderBy('t.id', 'desc');
   const { rows, total } = await paginate(q, f);
   return { items: rows.map(taskItem), total };
 }
@@ -224,7 +226,7 @@ export async function findTaskDetail(db: Db, actor: Actor, id: number) {
   const mine = row as typeof row & { my_team_role: 'leader' | 'member' | null };
   const def = row.protocol_definition as ProtocolDefinition | null;
   const tpl = def?.tasks.find((t) => t.code === row.code);
-  const names = new Map((def?.tasks ?? []).map((t) => [t.code, (actor.language === 'en' && t.name_en) || t.name]));
+  const names = new Map((def?.tasks ?? []).map((t) => [t.code, localName(actor.language, t.name, t.name_en)]));
   return {
     ...taskItem(row),
     version: row.version,
@@ -241,7 +243,7 @@ export async function findTaskDetail(db: Db, actor: Actor, id: number) {
       mainForm: row.main_form,
       possibleDuplicated: row.possible_duplicated,
       docDate: row.doc_date,
-      optionLabels: await masterLabels(db, actor.entityId, row.main_form as FormDefinition, row.case_data as Record<string, unknown>),
+      optionLabels: await masterLabels(db, actor.entityId, row.main_form as FormDefinition, row.case_data as Record<string, unknown>, actor.language),
     },
     next: (tpl?.onAccept ?? []).map((e) => ({ code: e.to, name: names.get(e.to) ?? e.to, when: e.when ?? null })),
     onReject: tpl?.onReject ? ('to' in tpl.onReject ? { to: tpl.onReject.to, name: names.get(tpl.onReject.to) ?? tpl.onReject.to } : { notEligible: true as const }) : null,

@@ -138,15 +138,15 @@ export async function openCasesInBulk(trx: Trx, reserve: Reserve, doer: Actor, t
   );
   const taskRows = (
     await sql<{ id: number; case_id: number; code: string; state: string; responsible_user_id: number | null; responsible_team_id: number | null }>`
-      insert into tasks (entity_id, case_id, code, name, form_version_id, state, responsible_user_id, responsible_team_id, data,
+      insert into tasks (entity_id, case_id, code, name, name_en, form_version_id, state, responsible_user_id, responsible_team_id, data,
                          expiration_days, expiration_unit, due_at, waiting_for, reason, created_at, updated_at)
-      select ${doer.entityId}, u.case_id, u.code, u.name, u.form_version_id, u.state, u.user_id, u.team_id, '{}'::jsonb,
+      select ${doer.entityId}, u.case_id, u.code, u.name, u.name_en, u.form_version_id, u.state, u.user_id, u.team_id, '{}'::jsonb,
              u.days, u.unit, u.due, 0, null, ${now}, ${now}
-      from unnest(${tasks.map((x) => x.caseId)}::bigint[], ${tasks.map((x) => x.t.code)}::text[], ${tasks.map((x) => x.t.name)}::text[],
+      from unnest(${tasks.map((x) => x.caseId)}::bigint[], ${tasks.map((x) => x.t.code)}::text[], ${tasks.map((x) => x.t.name)}::text[], ${tasks.map((x) => x.t.name_en ?? '')}::text[],
                   ${tasks.map((x) => x.t.formVersionId ?? null)}::bigint[], ${tasks.map((x) => x.state)}::text[], ${tasks.map((x) => x.who.userId)}::bigint[],
                   ${tasks.map((x) => x.who.teamId)}::bigint[], ${tasks.map((x) => x.t.expirationDays)}::int[], ${tasks.map((x) => x.t.expirationUnit ?? 'calendar')}::text[],
                   ${tasks.map((x) => x.due)}::timestamptz[])
-           as u(case_id, code, name, form_version_id, state, user_id, team_id, days, unit, due)
+           as u(case_id, code, name, name_en, form_version_id, state, user_id, team_id, days, unit, due)
       returning id, case_id, code, state, responsible_user_id, responsible_team_id`.execute(trx)
   ).rows;
   const serialOf = new Map(made.map((m) => [m.id, m.serial]));

@@ -207,6 +207,7 @@ async function createTask(
       case_id: c.id,
       code: t.code,
       name: t.name,
+      name_en: t.name_en ?? '',
       form_version_id: t.formVersionId ?? null,
       state,
       responsible_user_id: who.userId,
@@ -218,7 +219,7 @@ async function createTask(
       waiting_for: options.waitingFor ?? 0,
       reason: options.reason ?? null,
     })
-    .returning(['id', 'name', 'entity_id', 'responsible_user_id'])
+    .returning(['id', 'name', 'name_en', 'entity_id', 'responsible_user_id'])
     .executeTakeFirstOrThrow();
   await audit(trx, { entityId: c.entity_id, caseId: c.id, taskId: row.id, doer, number: c.serial, action: 'task_created', type: 'task', detail: { code: t.code, state, responsible: who.userId, team: who.teamId } });
   if (state === 'PENDING') await notifyAssigned(trx, env, doer, row, c, t, options.reason);

@@ -22,6 +22,7 @@ import { ParentItemPicker } from './ParentItemPicker.js';
 const itemSchema = z.object({
   code: z.string().trim().min(1, { error: 'validation.required' }).max(60, { error: 'validation.tooLong' }),
   name: z.string().trim().min(1, { error: 'validation.required' }).max(300, { error: 'validation.tooLong' }),
+  nameEn: z.string().trim().max(500, { error: 'validation.tooLong' }),
   parentCode: z.string(),
   active: z.boolean(),
   extra: z.array(z.object({ key: z.string().trim().max(60, { error: 'validation.tooLong' }), value: z.string().max(1000, { error: 'validation.tooLong' }) })).max(30),
@@ -29,11 +30,11 @@ const itemSchema = z.object({
 type ItemValues = z.input<typeof itemSchema>;
 /** An item of a child master (municipios) needs its parent item (a departamento). */
 const childItemSchema = itemSchema.refine((values) => values.parentCode !== '', { path: ['parentCode'], error: 'validation.chooseOption' });
-const FIELDS = ['code', 'name', 'parentCode'] as const;
+const FIELDS = ['code', 'name', 'nameEn', 'parentCode'] as const;
 
 const extraText = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** Create or edit an item of a master: code, name, parent item (for a child master), active, extra attributes. */
+/** Create or edit an item of a master: code, name (Spanish) and English name, parent item (for a child master), active, extra attributes. */
 export function ItemDialog({ master, item, onClose }: { master: Master; item: MasterItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { control, handleSubmit, setError } = useForm<ItemValues>({
@@ -41,6 +42,7 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
     defaultValues: {
       code: item?.code ?? '',
       name: item?.name ?? '',
+      nameEn: item?.nameEn ?? '',
       parentCode: item?.parentCode ?? '',
       active: item?.active ?? true,
       extra: Object.entries(item?.extra ?? {}).map(([key, value]) => ({ key, value: extraText(value) })),
@@ -57,6 +59,7 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
     save.mutate({
       code: values.code.trim(),
       name: values.name.trim(),
+      nameEn: values.nameEn.trim(),
       parentCode: values.parentCode || null,
       active: values.active,
       extra: Object.fromEntries(values.extra.filter((e) => e.key.trim()).map((e) => [e.key.trim(), e.value])),
@@ -67,6 +70,7 @@ export function ItemDialog({ master, item, onClose }: { master: Master; item: Ma
     <FormDialog title={t(item ? 'masters.items.edit' : 'masters.items.new')} onClose={onClose} onSubmit={submit} pending={save.isPending}>
       <FormTextField control={control} name="code" label={t('masters.items.code')} required autoFocus />
       <FormTextField control={control} name="name" label={t('masters.items.name')} required />
+      <FormTextField control={control} name="nameEn" label={t('masters.items.nameEn')} helperText={t('masters.items.nameEnHint')} />
       {master.parentCode && (
         <Controller
           control={control}

@@ -108,6 +108,7 @@ function Items({ master }: { master: Master }) {
   const columns: Column<MasterItem>[] = [
     { id: 'code', label: t('masters.items.code'), sortKey: 'code', noWrap: true, render: (item) => <Box component="code" sx={{ fontSize: '0.85em' }}>{item.code}</Box> },
     { id: 'name', label: t('masters.items.name'), sortKey: 'name', render: (item) => item.name },
+    { id: 'nameEn', label: t('masters.items.nameEn'), render: (item) => item.nameEn },
     ...(master.parentCode
       ? [{ id: 'parent', label: t('masters.items.parent'), render: (item: MasterItem) => (item.parentCode ? `${item.parentName ?? ''} (${item.parentCode})` : '') }]
       : []),

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, sessionWith, setScreenWidth, settingsFixture } from '../../test/utils.js';
+import i18n from '../../i18n/index.js';
 import type { ImportResult, Master, MasterItem } from './api.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
@@ -27,8 +28,8 @@ const masters = [
   master({ id: 7, code: 'colors', name: 'Colors', public: false, system: false, items: 2, publicUrl: null, actions: ['edit', 'delete', 'addItems', 'editItems', 'deleteItems'] }),
 ];
 const municipios: MasterItem[] = [
-  { id: 11, code: '05001', name: 'Medellín', parentCode: '05', parentName: 'Antioquia', active: true, extra: {} },
-  { id: 12, code: '05266', name: 'Envigado', parentCode: '05', parentName: 'Antioquia', active: false, extra: { population: '230000' } },
+  { id: 11, code: '05001', name: 'Medellín', nameEn: 'Medellin City', parentCode: '05', parentName: 'Antioquia', active: true, extra: {} },
+  { id: 12, code: '05266', name: 'Envigado', nameEn: '', parentCode: '05', parentName: 'Antioquia', active: false, extra: { population: '230000' } },
 ];
 
 function serve(session = sessionFixture, dryRun?: ImportResult, list = masters) {
@@ -206,6 +207,41 @@ describe('/main/municipios', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Changes saved successfully')).toBeInTheDocument();
     const call = fetchMock.mock.calls.find(([url, init]) => url === '/api/masters/municipios/items' && init?.method === 'POST');
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ code: '05045', name: 'Apartadó', parentCode: '05', active: true, extra: { population: '120000' } });
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ code: '05045', name: 'Apartadó', nameEn: '', parentCode: '05', active: true, extra: { population: '120000' } });
+  });
+
+  test.each([
+    ['en', 'New item', 'Name', 'English name', 'Save', 'Changes saved successfully'],
+    ['es', 'Nuevo elemento', 'Nombre', 'Nombre en inglés', 'Guardar', 'Cambios guardados exitosamente'],
+  ])('in %s, an item has a name and an English name, both saved and listed', async (lang, newItem, nameLabel, nameEnLabel, save, saved) => {
+    setScreenWidth(1366);
+    await act(async () => {
+      await i18n.loadLanguages(lang);
+      await i18n.changeLanguage(lang);
+    });
+    try {
+      const fetchMock = serve();
+      renderApp('/main/municipios');
+      const table = await screen.findByRole('table', { name: 'Municipios' });
+      expect(within(table).getByRole('columnheader', { name: nameEnLabel })).toBeInTheDocument();
+      expect(await within(table).findByText('Medellin City')).toBeInTheDocument();
+      fireEvent.click(await screen.findByRole('button', { name: newItem }));
+      const dialog = await screen.findByRole('dialog', { name: newItem });
+      fireEvent.change(within(dialog).getAllByRole('textbox')[0] as HTMLElement, { target: { value: '05045' } });
+      fireEvent.change(within(dialog).getByRole('textbox', { name: new RegExp(`^${nameLabel}\\s*\\*?$`) }), { target: { value: 'Apartadó' } });
+      fireEvent.change(within(dialog).getByRole('textbox', { name: nameEnLabel }), { target: { value: 'Apartado' } });
+      const parent = within(dialog).getByRole('combobox');
+      parent.focus();
+      fireEvent.change(parent, { target: { value: 'Ant' } });
+      fireEvent.click(await screen.findByRole('option', { name: 'Antioquia (05)' }));
+      fireEvent.click(within(dialog).getByRole('button', { name: save }));
+      expect(await screen.findByText(saved)).toBeInTheDocument();
+      const call = fetchMock.mock.calls.find(([url, init]) => url === '/api/masters/municipios/items' && init?.method === 'POST');
+      expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ code: '05045', name: 'Apartadó', nameEn: 'Apartado' });
+    } finally {
+      await act(async () => {
+        await i18n.changeLanguage('en');
+      });
+    }
   });
 });

@@ -131,6 +131,8 @@ export function useDeleteMaster(callbacks: MutationCallbacks<void, Master> = {})
 export interface MasterItemBody {
   code: string;
   name: string;
+  /** The English name; '' for none. */
+  nameEn: string;
   parentCode: string | null;
   active: boolean;
   extra: Record<string, unknown>;

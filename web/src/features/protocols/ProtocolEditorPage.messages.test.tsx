@@ -27,6 +27,7 @@ const detailWith = (tasks: TaskTemplate[]): ProtocolDetail => ({
   id: 1,
   code: 'small',
   name: 'Small protocol',
+  nameEn: '',
   description: '',
   caseType: 'RADICACION_INTERNA',
   public: false,

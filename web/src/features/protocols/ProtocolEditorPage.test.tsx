@@ -25,6 +25,7 @@ const detail: ProtocolDetail = {
   id: 1,
   code: 'small',
   name: 'Small protocol',
+  nameEn: '',
   description: '',
   caseType: 'RADICACION_INTERNA',
   public: false,
@@ -173,6 +174,30 @@ describe('/protocolos/:id', () => {
     expect(await within(region).findByText('The text is too long')).toBeInTheDocument();
     const body = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')?.[1]?.body));
     expect(body.publicPage).toEqual({ titleEn: 'Small programme', titleEs: 'Programa pequeño', descriptionEn: '', descriptionEs: '', eligibilityEn: 'Renters.\nOf the area.', eligibilityEs: '' });
+  });
+
+  test.each([
+    ['en', 'English name', 'Edit', 'Task', 'Name', 'Name in English', 'Apply', 'Save'],
+    ['es', 'Nombre en inglés', 'Editar', 'Tarea', 'Nombre', 'Nombre en inglés', 'Aplicar', 'Guardar'],
+  ] as const)('names in both languages: the protocol and its tasks keep a name and an English name, saved with the protocol (%s)', async (language, protocolNameEn, edit, task, taskName, taskNameEn, apply, save) => {
+    await setLanguage(language);
+    setScreenWidth(1366);
+    const fetchMock = serve({ ...detail, nameEn: 'Small programme' });
+    renderApp('/protocolos/1');
+    const english = await screen.findByRole('textbox', { name: protocolNameEn });
+    expect(english).toHaveValue('Small programme');
+    fireEvent.change(english, { target: { value: ' Small aid ' } });
+    fireEvent.click(await screen.findByRole('button', { name: `${edit}: Intake review` }));
+    const dialog = await screen.findByRole('dialog', { name: `${task}: Intake review` });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: new RegExp(`^${taskName}\\s*\\*?$`) }), { target: { value: 'Revisión de ingreso' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: taskNameEn }), { target: { value: 'Intake review' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: apply }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    fireEvent.click(screen.getByRole('button', { name: save }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')).toBe(true));
+    const body = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => url === '/api/protocols/1' && init?.method === 'PUT')?.[1]?.body));
+    expect(body.nameEn).toBe('Small aid');
+    expect((body.definition.tasks as TaskTemplate[]).find((x) => x.code === 'intake')).toMatchObject({ name: 'Revisión de ingreso', name_en: 'Intake review' });
   });
 
   test('the public page has no link while the protocol is not public', async () => {

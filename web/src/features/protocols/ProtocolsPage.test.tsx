@@ -11,6 +11,7 @@ const rental: ProtocolSummary = {
   id: 1,
   code: 'rental-assistance',
   name: 'Rental assistance',
+  nameEn: '',
   description: '',
   caseType: 'RADICACION_PUBLICA',
   public: true,

@@ -56,7 +56,7 @@ export function FileLinks({ value }: { value: unknown }) {
 
 /** Names of master items by field and code, as the API gives them with the data. */
 export type OptionLabels = Record<string, Record<string, string>>;
-const OptionLabelsContext = createContext<OptionLabels>({});
+export const OptionLabelsContext = createContext<OptionLabels>({});
 
 /** A stored value as text: option labels, yes/no, lists, repeat rows as a small table (stacked on phones). */
 export function ValueText({ field, value }: { field: FieldDef; value: unknown }) {

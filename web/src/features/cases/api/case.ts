@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CaseActionName, caseDetailSchema, caseEventSchema, draftSchema, newOptionsSchema, ResubmitCorrection, ReturnForCorrection } from '../../../../../core/api/cases.js';
+import type { CaseActionName, caseDetailSchema, caseEventSchema, draftSchema, newOptionsSchema, publicTimelineSchema, ResubmitCorrection, ReturnForCorrection } from '../../../../../core/api/cases.js';
 import type { Wire } from '../../../../../core/api/wire.js';
 import type { FormDefinition } from '../../../../../core/forms/definition.js';
 import type { ListPage } from '../../../components/table/listParams.js';
@@ -117,6 +117,17 @@ export function useSimilarCases(id: string, enabled: boolean) {
   return useQuery({
     queryKey: caseKeys.similar(id),
     queryFn: ({ signal }) => apiFetch<CaseItem[]>(`${casePath(id)}/similar`, { signal }),
+    enabled,
+  });
+}
+
+/** Where an application stands in plain words, its public steps and the documents asked of the applicant. */
+export type PublicTimeline = Wire<z.infer<typeof publicTimelineSchema>>;
+
+export function usePublicTimeline(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: caseKeys.publicTimeline(id),
+    queryFn: ({ signal }) => apiFetch<PublicTimeline>(`${casePath(id)}/public-timeline`, { signal }),
     enabled,
   });
 }

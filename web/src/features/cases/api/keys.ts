@@ -25,6 +25,7 @@ export const caseKeys = {
   detail: (id: number | string) => [...caseKeys.details(), String(id)] as const,
   history: (id: number | string) => [...caseKeys.detail(id), 'history'] as const,
   similar: (id: number | string) => [...caseKeys.detail(id), 'similar'] as const,
+  publicTimeline: (id: number | string) => [...caseKeys.detail(id), 'public-timeline'] as const,
   adhocPreset: (id: number | string) => [...caseKeys.detail(id), 'adhoc-preset'] as const,
   openOptions: () => [...caseKeys.all, 'open-options'] as const,
   openOptionList: (search: string) => [...caseKeys.openOptions(), search] as const,

@@ -5,17 +5,20 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FormDefinition } from '../../../../../core/forms/definition.js';
+import type { FieldDef, FormDefinition } from '../../../../../core/forms/definition.js';
 import { useSession } from '../../../app/session/session.js';
+import { ErrorSummary, type SummaryItem } from '../../../components/feedback/ErrorSummary.js';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
-import { ApiError, errorMessage } from '../../../lib/api.js';
+import { ApiError, type ApiErrorDetail, errorMessage } from '../../../lib/api.js';
 import { AutosaveStatus } from '../../forms/AutosaveStatus.js';
 import { FormRenderer, type FormRendererHandle, type FormValues } from '../../forms/renderer/FormRenderer.js';
 import { useAutosave } from '../../forms/useAutosave.js';
+import { labelOf } from '../../tasks/fieldText.js';
 import { createDraft, loadDraft, saveDraft, submitDraft } from '../api.js';
+import { CheckAnswers } from './CheckAnswers.js';
 import { ConflictAlert } from './parts.js';
 
 export interface EditorProtocol {
@@ -41,16 +44,29 @@ interface CaseEditorProps {
 
 const isStale = (error: unknown) => error instanceof ApiError && error.code === 'STALE_DRAFT';
 
+/** The form's fields by name, steps and steppers flattened (for the summary's labels). */
+function fieldsByName(fields: FieldDef[], into = new Map<string, FieldDef>()): Map<string, FieldDef> {
+  for (const field of fields) {
+    if (field.type === 'stepper' || field.type === 'step') fieldsByName(field.children ?? [], into);
+    else into.set(field.name, field);
+  }
+  return into;
+}
+
 /**
  * The main form of a new application or a draft. Whatever is typed is saved
  * as a draft (autosave every `autosaveSeconds`, on leaving the page, and with
  * 'Save, but come back later to complete'), as typed: only submitting checks
- * it. A draft changed elsewhere since it was loaded (a second tab) is not
+ * it. Problems of a step (Next) or of the whole form (Continue) are summed up
+ * above the form, each a link to its field; a valid form leads to "Check your
+ * answers" (every answer by step, each with Change), where Submit sends it.
+ * The form stays mounted (hidden) meanwhile, so autosave goes on and Change
+ * finds every value where it was. A draft changed elsewhere since it was loaded (a second tab) is not
  * overwritten silently: the user keeps what they typed and chooses whether
  * to save it over the other version or load that one.
  */
 export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDraftCreated, onSavedForLater, onSubmitted }: CaseEditorProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useSession();
   const dialogs = useDialogs();
   const formRef = useRef<FormRendererHandle>(null);
@@ -63,6 +79,29 @@ export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDr
   const [conflict, setConflict] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [savingForLater, setSavingForLater] = useState(false);
+  const [summary, setSummary] = useState<SummaryItem[]>([]);
+  /** The values the validator accepted, while "Check your answers" shows. */
+  const [checking, setChecking] = useState<FormValues | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const language = i18n.resolvedLanguage ?? 'en';
+  const fields = useMemo(() => fieldsByName(protocol.form.fields), [protocol.form.fields]);
+
+  /** The summary: each problem under its field's label, a link that opens its step and focuses it. */
+  const summarize = (problems: ReadonlyArray<{ path: string; message: string }>, unplaced: readonly ApiErrorDetail[] = []) => {
+    const items: SummaryItem[] = problems.map(({ path, message }) => {
+      const root = path.split('.')[0] ?? path;
+      const field = fields.get(root);
+      return { key: path, message: `${field ? labelOf(field, language) : root}: ${message}`, onSelect: () => formRef.current?.focus(path) };
+    });
+    unplaced.forEach((d, i) => items.push({ key: `server-${i}`, message: d.message }));
+    setSummary(items);
+  };
+
+  /** Back from "Check your answers" to the form, at a field. */
+  const change = (path: string) => {
+    setChecking(null);
+    formRef.current?.focus(path);
+  };
 
   const readValues = (): FormValues => {
     const values = formRef.current?.getValues();
@@ -160,8 +199,26 @@ export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDr
     }
   };
 
+  /** The form is valid: its answers to check before sending. */
+  const check = (cleaned: FormValues) => {
+    setSubmitError(null);
+    setSummary([]);
+    setChecking(cleaned);
+    // What the last read holds is what autosave keeps saving while the answers are checked.
+    readValues();
+  };
+
   const submit = async (cleaned: FormValues) => {
     setSubmitError(null);
+    setSubmitting(true);
+    try {
+      await send(cleaned);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const send = async (cleaned: FormValues) => {
     // The draft first holds what was typed, so that nothing is lost if submitting is refused.
     await autosave.flush();
     if (lastError.current && !isStale(lastError.current)) {
@@ -177,7 +234,13 @@ export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDr
       onSubmitted(result);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'VALIDATION' && error.details.length) {
+        // Back to the form: each refusal beside its field and in the summary.
+        setChecking(null);
         const unplaced = formRef.current?.setServerErrors(error.details) ?? [...error.details];
+        summarize(
+          error.details.filter((d) => !unplaced.includes(d)),
+          unplaced,
+        );
         setSubmitError(unplaced.length ? unplaced.map((d) => d.message).join(' ') : t('tasks.form.fix'));
         return;
       }
@@ -218,15 +281,31 @@ export function CaseEditor({ protocol, initialData, draft, autosaveSeconds, onDr
         </Alert>
       )}
 
-      <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
+      {checking && (
+        <CheckAnswers
+          form={protocol.form}
+          values={checking}
+          role={session.user.role}
+          optionLabels={formRef.current?.optionLabels() ?? {}}
+          onChange={change}
+          onSubmit={() => void submit(checking)}
+          submitting={submitting}
+        />
+      )}
+
+      {!checking && <ErrorSummary items={summary} />}
+      {/* Hidden, not unmounted, while the answers are checked: the values stay and autosave goes on. */}
+      <Paper variant="outlined" hidden={checking !== null} sx={{ p: { xs: 1.5, sm: 2 } }}>
         <FormRenderer
           ref={formRef}
           definition={protocol.form}
           formId={protocol.formId}
           defaultValues={initialData}
           role={session.user.role}
-          onSubmit={submit}
-          submitLabel={t('caseView.editor.submit')}
+          onSubmit={check}
+          onInvalid={(problems) => summarize(problems)}
+          onStepChange={() => setSummary([])}
+          submitLabel={t('caseApply.check.continue')}
         />
       </Paper>
     </>

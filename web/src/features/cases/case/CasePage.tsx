@@ -27,10 +27,12 @@ import {
   useCaseTransition,
   useChangeOwner,
   useInvalidateCase,
+  usePublicTimeline,
   useReturnForCorrection,
   useSetParticipants,
 } from '../api.js';
 import { CloseDialog } from '../CloseDialog.js';
+import { ApplicationStatus, PublicStatusChip } from './ApplicationStatus.js';
 import { CaseActions } from './CaseActions.js';
 import { CaseDataEditor } from './CaseDataEditor.js';
 import { CaseDocuments } from './CaseDocuments.js';
@@ -71,6 +73,9 @@ export default function CasePage() {
   const [dialogError, setDialogError] = useState<string | undefined>();
   const [returnErrors, setReturnErrors] = useState<readonly ApiErrorDetail[]>([]);
   const showTasks = session.targets.includes('wf_tareas');
+  // The applicant's own application (not staff's view): its status in plain words and its public steps.
+  const applicantView = !!query.data && String(query.data.ownerId) === session.user.uid && !showTasks && query.data.state !== 'DRAFT';
+  const publicView = usePublicTimeline(id, applicantView);
 
   const failed = async (error: unknown) => {
     showToast(errorMessage(error));
@@ -175,7 +180,7 @@ export default function CasePage() {
   return (
     <>
       <PageHeader title={t('caseView.titleNumber', { number })}>
-        <TaskStateChip state={c.state} size="medium" />
+        {applicantView && publicView.data ? <PublicStatusChip status={publicView.data.status} /> : <TaskStateChip state={c.state} size="medium" />}
         {c.correction && <Chip color="warning" variant="outlined" label={t('caseCorrection.chip')} />}
       </PageHeader>
 
@@ -223,6 +228,13 @@ export default function CasePage() {
         </Alert>
       )}
 
+      {/* The applicant reads where their application stands first, on every width. */}
+      {applicantView && (
+        <Box sx={{ mb: 2 }}>
+          <ApplicationStatus caseId={c.id} mayResubmit={mayResubmit} />
+        </Box>
+      )}
+
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
           <Section
@@ -266,6 +278,7 @@ export default function CasePage() {
           <CaseSummary
             c={c}
             number={number}
+            status={applicantView && publicView.data ? <PublicStatusChip key="s" status={publicView.data.status} size="small" /> : undefined}
             onChangeOwner={mayChangeOwner ? () => openDialog('owner') : undefined}
             onEditParticipants={mayEditParticipants ? () => openDialog('participants') : undefined}
           />

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
@@ -13,6 +14,8 @@ import type { CaseDetail } from '../api.js';
 
 interface CaseSummaryProps {
   c: CaseDetail;
+  /** Shown for the state instead of the internal one (the applicant's plain-words status). */
+  status?: ReactNode;
   /** The case number as shown (#id while it has none). */
   number: string;
   /** Change owner, when the user may: the button shows only then. */
@@ -22,7 +25,7 @@ interface CaseSummaryProps {
 }
 
 /** The side of a case page: its key facts (with Change owner) and its participants (with Edit). */
-export function CaseSummary({ c, number, onChangeOwner, onEditParticipants }: CaseSummaryProps) {
+export function CaseSummary({ c, number, status, onChangeOwner, onEditParticipants }: CaseSummaryProps) {
   const { t } = useTranslation();
   const tz = useSession().user.timeZone;
   return (
@@ -31,7 +34,7 @@ export function CaseSummary({ c, number, onChangeOwner, onEditParticipants }: Ca
         <FactsList
           items={[
             [t('tasks.applicationNumber'), number],
-            [t('caseView.state'), <TaskStateChip key="s" state={c.state} />],
+            [t('caseView.state'), status ?? <TaskStateChip key="s" state={c.state} />],
             [t('tasks.protocol'), c.protocolName],
             [t('caseView.applicant'), c.applicant || '—'],
             [t('tasks.owner'), c.ownerName],

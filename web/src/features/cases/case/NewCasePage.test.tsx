@@ -70,7 +70,7 @@ describe('/cases/new', () => {
     expect(calls(fetchMock, '/api/cases/drafts/12', 'PUT')).toHaveLength(1);
   });
 
-  test('submitting shows the application number, the possible-duplicate flag and a link to the case', async () => {
+  test('Continue leads to "Check your answers"; Submit there shows the reference, what happens next, the possible-duplicate flag and a link to the case', async () => {
     const state = fakeCases({
       submit: (id, data) => {
         state.cases.set(id, caseDetail({ id, data, possibleDuplicated: true, applicant: 'Lucía Ortega' }));
@@ -81,10 +81,20 @@ describe('/cases/new', () => {
     const { router } = renderApp('/cases/new');
     await type(/^First name/, 'Lucía');
     await type(/^Last name/, 'Ortega');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    // Every answer to check, nothing sent yet.
+    const check = await screen.findByRole('heading', { level: 2, name: 'Check your answers before submitting your application' });
+    await waitFor(() => expect(check).toHaveFocus());
+    expect(screen.getByRole('region', { name: 'Your answers' })).toHaveTextContent(/First name\s*Lucía/);
+    expect(screen.getByRole('button', { name: 'Change Last name' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/submit'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Submit application' }));
     expect(await screen.findByText('Your application number is 2026-11-000042')).toBeInTheDocument();
+    expect(screen.getByText('We have sent you an email with this number and a link to your application.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'What happens next' })).toHaveTextContent('We will email you when a decision has been made.');
     expect(await screen.findByText("Possible duplicate: another application shares this applicant's details.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open application 2026-11-000042' })).toHaveAttribute('href', '/cases/100');
+    expect(screen.getByRole('link', { name: 'Open application 2026-11-000042' })).toHaveTextContent('View your application');
     // The draft was made first, then submitted with the checked values.
     const [submitted] = calls(fetchMock, '/api/cases/drafts/100/submit', 'POST');
     expect(body(submitted?.[1]).data).toMatchObject({ firstName: 'Lucía', lastName: 'Ortega' });
@@ -96,8 +106,17 @@ describe('/cases/new', () => {
     const fetchMock = serveCases(state);
     renderApp('/cases/new');
     await type(/^First name/, 'Lucía');
-    fireEvent.click(screen.getByRole('button', { name: 'Submit application' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    // The summary above the form names the problem and leads to its field.
+    const summary = await screen.findByRole('alert', { name: '' }).catch(() => screen.getAllByRole('alert')[0] as HTMLElement);
+    expect(screen.getByText('There is a problem')).toBeInTheDocument();
+    const link = screen.getByRole('button', { name: 'Last name: This field is required' });
+    expect(summary).toContainElement(link);
+    (await field(/^First name/)).focus();
+    fireEvent.click(link);
+    await waitFor(async () => expect(await field(/^Last name/)).toHaveFocus());
+    expect(screen.queryByRole('heading', { name: 'Check your answers before submitting your application' })).not.toBeInTheDocument();
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/submit'))).toBe(false);
   });
 
@@ -111,10 +130,11 @@ describe('/cases/new', () => {
     serveCases(state);
     renderApp('/cases/new?draft=12');
     await type(/^Last name/, 'Ortega Ruiz');
-    fireEvent.click(screen.getByRole('button', { name: 'Submit application' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Submit application' }));
     expect(await screen.findByText(english)).toBeInTheDocument();
     expect(screen.getByText('Your application is kept as a draft: nothing you typed is lost.')).toBeInTheDocument();
-    expect(await field(/^Last name/)).toHaveValue('Ortega Ruiz');
+    expect(screen.getByRole('region', { name: 'Your answers' })).toHaveTextContent('Ortega Ruiz');
     // What was typed was saved to the draft before submitting.
     expect(state.drafts.get(12)?.data.lastName).toBe('Ortega Ruiz');
 
@@ -122,11 +142,18 @@ describe('/cases/new', () => {
       await i18n.loadLanguages('es');
       await i18n.changeLanguage('es');
     });
+    // Change goes back to the field, with every answer kept.
+    fireEvent.click(screen.getByRole('button', { name: 'Cambiar Apellidos' }));
+    await waitFor(async () => expect(await field(/^Apellidos/)).toHaveFocus());
+    expect(await field(/^Apellidos/)).toHaveValue('Ortega Ruiz');
     await type(/^Apellidos/, 'Ortega Ruiz de León');
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Revise sus respuestas antes de enviar la radicación' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Enviar radicación' }));
     expect(await screen.findByText(spanish)).toBeInTheDocument();
     expect(screen.getByText('Su radicación se conserva como borrador: no se perdió nada de lo que escribió.')).toBeInTheDocument();
-    expect(await field(/^Apellidos/)).toHaveValue('Ortega Ruiz de León');
+    expect(screen.getByRole('region', { name: 'Sus respuestas' })).toHaveTextContent('Ortega Ruiz de León');
+    expect(state.drafts.get(12)?.data.lastName).toBe('Ortega Ruiz de León');
   });
 
   test('after the deadline a new application cannot start: the message says so and no form shows', async () => {
@@ -207,5 +234,48 @@ describe('/cases/new', () => {
     renderApp('/cases/new?protocol=99');
     expect(await screen.findByText('Choose what you are applying for.')).toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: /^First name/ })).not.toBeInTheDocument();
+  });
+
+  test('a stepper: Next sums up the step\'s problems above the form, each a link to its field; the answers are checked by step and Change opens the step at the field', async () => {
+    const stepped: typeof applicationForm = {
+      ...applicationForm,
+      layout: 'stepper',
+      fields: [
+        {
+          name: 'application', type: 'stepper', label: 'Solicitud', label_en: 'Application',
+          children: [
+            { name: 'who', type: 'step', label: 'Solicitante', label_en: 'Applicant', children: [applicationForm.fields[0], applicationForm.fields[1]] as typeof applicationForm.fields },
+            { name: 'rent', type: 'step', label: 'Renta', label_en: 'Rent', children: [applicationForm.fields[2]] as typeof applicationForm.fields },
+          ],
+        },
+      ],
+    };
+    const state = fakeCases();
+    state.drafts.set(12, draft({ form: stepped, data: {} }));
+    const fetchMock = serveCases(state);
+    renderApp('/cases/new?draft=12');
+    await field(/^First name/);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('There is a problem')).toBeInTheDocument();
+    const toLast = screen.getByRole('button', { name: 'Last name: This field is required' });
+    expect(screen.getByRole('button', { name: 'First name: This field is required' })).toBeInTheDocument();
+    fireEvent.click(toLast);
+    await waitFor(async () => expect(await field(/^Last name/)).toHaveFocus());
+
+    await type(/^First name/, 'Lucía');
+    await type(/^Last name/, 'Ortega');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await type(/^Monthly rent/, '950');
+    // A step that passed clears the summary.
+    expect(screen.queryByText('There is a problem')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await screen.findByRole('region', { name: 'Applicant' })).toHaveTextContent(/Last name\s*Ortega/);
+    expect(screen.getByRole('region', { name: 'Rent' })).toHaveTextContent(/Monthly rent\s*950/);
+    fireEvent.click(screen.getByRole('button', { name: 'Change First name' }));
+    await waitFor(async () => expect(await field(/^First name/)).toHaveFocus());
+    expect(screen.getByRole('heading', { name: 'Step 1 of 2: Applicant' })).toBeInTheDocument();
+    expect(await field(/^First name/)).toHaveValue('Lucía');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/submit'))).toBe(false);
   });
 });

@@ -17,7 +17,6 @@ import { useProjectSettings } from '../../../app/project/projectSettings.js';
 import { useSession } from '../../../app/session/session.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import { newCaseUrl, type ProtocolOption, useCase, useInvalidateDrafts, useNewOptions, useOpenDraft } from '../api.js';
 import { CaseEditor, type EditorProtocol } from './CaseEditor.js';
 import { FactsList, type QueryLike, QueryState } from '../../../components/page/index.js';
@@ -220,7 +219,11 @@ function ProtocolChoice({ protocols, onChoose }: { protocols: ProtocolOption[]; 
   );
 }
 
-/** After submitting: the application's number, its state and where to follow it. */
+/**
+ * After submitting (the GOV.UK confirmation page): the reference number in a
+ * panel, what happens next, and the way to the application. The heading
+ * takes the focus, so a screen reader starts with the number.
+ */
 function Submitted({ submitted, onNew }: { submitted: { id: number; number: string }; onNew: () => void }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -229,9 +232,17 @@ function Submitted({ submitted, onNew }: { submitted: { id: number; number: stri
   return (
     <>
       <PageHeader title={t('caseView.submitted.title')} />
-      <Alert severity="success" icon={<CheckCircleOutlined />} sx={{ mb: 2 }}>
-        <AlertTitle>{t('caseView.submitted.number', { number: submitted.number })}</AlertTitle>
-        {t('caseView.submitted.started')}
+      <Alert severity="success" icon={<CheckCircleOutlined />} sx={{ mb: 2, '& .MuiAlert-message': { minWidth: 0 } }}>
+        <AlertTitle component="h2" sx={{ fontSize: '1.1rem' }}>
+          {t('caseView.submitted.number', { number: submitted.number })}
+        </AlertTitle>
+        <Typography variant="body2" color="text.secondary">
+          {t('caseApply.done.reference')}
+        </Typography>
+        <Typography component="p" sx={{ fontSize: '1.6rem', fontWeight: 700, letterSpacing: 0.5, overflowWrap: 'anywhere', my: 0.5 }}>
+          {submitted.number}
+        </Typography>
+        <Typography variant="body2">{t('caseApply.done.email')}</Typography>
       </Alert>
       {c?.possibleDuplicated && (
         <Alert severity="warning" sx={{ mb: 2 }}>
@@ -239,25 +250,39 @@ function Submitted({ submitted, onNew }: { submitted: { id: number; number: stri
           {t('caseView.submitted.duplicateHint')}
         </Alert>
       )}
-      {c && (
-        <Card variant="outlined" sx={{ mb: 2 }}>
-          <CardContent>
-            <FactsList
-              items={[
-                [t('tasks.applicationNumber'), <strong key="n">{submitted.number}</strong>],
-                [t('caseView.state'), <TaskStateChip key="s" state={c.state} />],
-                [t('tasks.protocol'), c.protocolName],
-                [t('caseView.applicant'), c.applicant || '—'],
-                [t('caseView.openTasks'), String(c.openTasks)],
-              ]}
-            />
-          </CardContent>
-        </Card>
-      )}
+      <Card variant="outlined" component="section" aria-labelledby="submitted-next" sx={{ mb: 2 }}>
+        <CardContent>
+          <Typography id="submitted-next" component="h2" variant="h6" sx={{ mb: 1 }}>
+            {t('caseApply.done.nextTitle')}
+          </Typography>
+          <Box component="ul" sx={{ m: 0, pl: 2.5, display: 'grid', gap: 0.5 }}>
+            <li>{t('caseApply.done.next1')}</li>
+            <li>{t('caseApply.done.next2')}</li>
+            <li>{t('caseApply.done.next3')}</li>
+          </Box>
+          {c && (
+            <Box sx={{ mt: 2 }}>
+              <FactsList
+                items={[
+                  [t('tasks.applicationNumber'), <strong key="n">{submitted.number}</strong>],
+                  [t('tasks.protocol'), c.protocolName],
+                  [t('caseView.applicant'), c.applicant || '—'],
+                ]}
+              />
+            </Box>
+          )}
+        </CardContent>
+      </Card>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         {session.targets.includes('wf_casos') ? (
-          <Button variant="contained" component={RouterLink} to={`/cases/${submitted.id}`} endIcon={<ArrowForwardOutlined />}>
-            {t('caseView.submitted.open', { number: submitted.number })}
+          <Button
+            variant="contained"
+            component={RouterLink}
+            to={`/cases/${submitted.id}`}
+            endIcon={<ArrowForwardOutlined />}
+            aria-label={t('caseView.submitted.open', { number: submitted.number })}
+          >
+            {t('caseApply.done.view')}
           </Button>
         ) : null}
         <Button variant="outlined" startIcon={<AddOutlined />} onClick={onNew}>

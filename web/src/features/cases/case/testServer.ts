@@ -124,7 +124,7 @@ export function serveCases(state: FakeCases, session = applicantSession, extra: 
 
 export function fakeCases(over: Partial<FakeCases> = {}): FakeCases {
   return {
-    options: { open: true, autosaveSeconds: 300, protocols: [{ id: 1, name: 'Rental assistance', caseType: 'RADICACION_PUBLICA', formId: 3, form: applicationForm }] },
+    options: { open: true, maintenance: false, autosaveSeconds: 300, protocols: [{ id: 1, name: 'Rental assistance', caseType: 'RADICACION_PUBLICA', formId: 3, form: applicationForm }] },
     drafts: new Map(),
     cases: new Map(),
     submit: () => jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404),

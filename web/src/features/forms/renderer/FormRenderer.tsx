@@ -31,6 +31,8 @@ export interface FormRendererHandle {
   isDirty: () => boolean;
   /** Moves the focus to a field, opening its step (a link of an error summary). */
   focus: (path: string) => void;
+  /** The labels of master and external options seen so far, by field and value (a summary of the answers shows them). */
+  optionLabels: () => Record<string, Record<string, string>>;
 }
 
 export interface FormRendererProps {
@@ -45,6 +47,8 @@ export interface FormRendererProps {
   onSubmit?: (values: FormValues) => void | Promise<void>;
   /** A submit the validator refused, with every message by field path (the fields show them; a page may sum them up). */
   onInvalid?: (problems: Array<{ path: string; message: string }>) => void;
+  /** A stepper moved to another step (Next found the steps it left valid, or Back): a page may clear its summary. */
+  onStepChange?: () => void;
   submitLabel?: string;
   /** Where options come from; by default the saved form's options endpoint. */
   loadOptions?: OptionsLoader;
@@ -93,6 +97,12 @@ export function FormRenderer(props: FormRendererProps) {
   const roleRef = useRef(role);
   roleRef.current = role;
   const seenOptions = useRef(new Map<string, Set<string>>());
+  const seenLabels = useRef<Record<string, Record<string, string>>>({});
+  // Read through refs: goToStep is memoised, and a page passes new callbacks each render.
+  const onInvalidRef = useRef(props.onInvalid);
+  onInvalidRef.current = props.onInvalid;
+  const onStepChangeRef = useRef(props.onStepChange);
+  onStepChangeRef.current = props.onStepChange;
 
   const validatorContext = useCallback(
     (values: FormValues): ValidatorContext => ({
@@ -139,7 +149,7 @@ export function FormRenderer(props: FormRendererProps) {
 
   const setStep = useCallback((stepper: string, index: number) => setSteps((current) => ({ ...current, [stepper]: index })), []);
 
-  const { trigger, getValues, setFocus } = form;
+  const { trigger, getValues, setFocus, getFieldState } = form;
   const goToStep = useCallback(
     async (stepper: FieldDef, list: FieldDef[], from: number, to: number) => {
       if (to < 0 || to >= list.length) return;
@@ -149,13 +159,17 @@ export function FormRenderer(props: FormRendererProps) {
           const names = scopeValueFields(list[index]?.children ?? []).map((f) => f.name);
           if (names.length && !(await trigger(names, { shouldFocus: true }))) {
             setStep(stepper.name, index);
+            // The step's problems, for a summary above the form (each field shows its own message too).
+            const errors = Object.fromEntries(names.map((name) => [name, getFieldState(name).error]).filter(([, error]) => error));
+            onInvalidRef.current?.(errorPaths(errors).map((path) => ({ path, message: errorText(get(errors, path)) ?? '' })));
             return;
           }
         }
       }
       setStep(stepper.name, to);
+      onStepChangeRef.current?.();
     },
-    [confirmPending, setStep, trigger],
+    [confirmPending, setStep, trigger, getFieldState],
   );
 
   /** Opens the step that holds the first field in error and puts the focus on it. */
@@ -214,13 +228,18 @@ export function FormRenderer(props: FormRendererProps) {
       reset: (values) => form.reset(initialValues(fieldsRef.current, values)),
       // The field's root (a repeat group for one of its rows' fields) is what the form can focus.
       focus: (path) => revealFirstError({ [path.split('.')[0] ?? path]: { type: 'focus' } } as FieldErrors),
+      optionLabels: () => seenLabels.current,
     }),
     [form, revealFirstError, rootFields, submit],
   );
 
-  const reportOptions = useCallback((field: string, values: string[]) => {
+  const reportOptions = useCallback((field: string, options: ReadonlyArray<{ value: string; label: string }>) => {
     const known = seenOptions.current.get(field) ?? new Set<string>();
-    for (const value of values) known.add(value);
+    const labels = (seenLabels.current[field] ??= {});
+    for (const option of options) {
+      known.add(option.value);
+      labels[option.value] = option.label;
+    }
     seenOptions.current.set(field, known);
   }, []);
 

@@ -22,8 +22,8 @@ export interface RendererContextValue {
   /** Part of every options query key: options of one form never mix with another's. */
   optionsKey: string;
   loadOptions: OptionsLoader;
-  /** Master and external option values seen so far, which the validator accepts. */
-  reportOptions: (field: string, values: string[]) => void;
+  /** Master and external options seen so far: the validator accepts their values, a summary shows their labels. */
+  reportOptions: (field: string, options: ReadonlyArray<{ value: string; label: string }>) => void;
   upload: (file: File, onProgress: (fraction: number) => void) => Promise<FileRef>;
   activeStep: (stepper: string) => number;
   setActiveStep: (stepper: string, index: number) => void;

@@ -48,6 +48,15 @@ export function SettingsSection({ draft, update, problems, forms, mainFormName }
       </Box>
       <TextField
         fullWidth
+        margin="dense"
+        label={t('protocols.editor.nameEn')}
+        value={draft.nameEn}
+        onChange={(event) => update({ nameEn: event.target.value })}
+        error={!!problems.nameEn}
+        helperText={problems.nameEn ?? t('protocols.editor.nameEnHint')}
+      />
+      <TextField
+        fullWidth
         multiline
         minRows={2}
         margin="dense"

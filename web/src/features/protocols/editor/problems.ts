@@ -5,6 +5,7 @@ import type { ApiErrorDetail } from '../../../lib/api.js';
 export const SETTING_FIELDS = [
   'code',
   'name',
+  'nameEn',
   'description',
   'caseType',
   'public',

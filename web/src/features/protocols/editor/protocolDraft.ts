@@ -7,6 +7,8 @@ import { emptyDefinition, normalizeDefinition } from './draft.js';
 export interface Draft {
   code: string;
   name: string;
+  /** The English name ('' for none: readers in English see `name`). */
+  nameEn: string;
   description: string;
   caseType: CaseType;
   public: boolean;
@@ -21,6 +23,7 @@ export const emptyPublicPage = (): PublicPage => ({ titleEn: '', titleEs: '', de
 export const newDraft = (): Draft => ({
   code: '',
   name: '',
+  nameEn: '',
   description: '',
   caseType: 'RADICACION_INTERNA',
   public: false,
@@ -32,6 +35,7 @@ export const newDraft = (): Draft => ({
 export const fromDetail = (detail: ProtocolDetail): Draft => ({
   code: detail.code,
   name: detail.name,
+  nameEn: detail.nameEn ?? '',
   description: detail.description,
   caseType: detail.caseType,
   public: detail.public,
@@ -44,6 +48,7 @@ export const fromDetail = (detail: ProtocolDetail): Draft => ({
 export const toBody = (d: Draft): ProtocolBody => ({
   code: d.code.trim(),
   name: d.name.trim(),
+  nameEn: d.nameEn.trim(),
   description: d.description.trim(),
   caseType: d.caseType,
   public: d.public,

@@ -27,7 +27,7 @@ export function useFieldOptions(field: FieldDef, parent: unknown) {
   );
   const { reportOptions } = renderer;
   useEffect(() => {
-    if (query.data) reportOptions(field.name, query.data.map((o) => o.value));
+    if (query.data) reportOptions(field.name, query.data);
   }, [query.data, field.name, reportOptions]);
   return { ...query, waiting };
 }
