@@ -55,7 +55,7 @@ export function ApplicationStatus({ caseId, mayResubmit }: { caseId: number; may
               </Box>
               <Typography>{t(`casePortal.explain.${p.status}`)}</Typography>
               {p.status === 'returned' && mayResubmit && (
-                <Button sx={{ mt: 1 }} variant="contained" color="warning" component={RouterLink} to={correctionUrl(caseId)}>
+                <Button sx={{ mt: 1 }} variant="contained" component={RouterLink} to={correctionUrl(caseId)}>
                   {t('casePortal.correct')}
                 </Button>
               )}

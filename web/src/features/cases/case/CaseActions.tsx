@@ -52,7 +52,7 @@ export function CaseActions({ c, busy, pendingName, onChoose, onReturn }: CaseAc
   ));
   if (mayReturn) {
     buttons.push(
-      <Button key="return" variant="outlined" color="warning" startIcon={<ReplyOutlined />} disabled={busy} onClick={onReturn}>
+      <Button key="return" variant="outlined" startIcon={<ReplyOutlined />} disabled={busy} onClick={onReturn}>
         {t('caseCorrection.action')}
       </Button>,
     );

@@ -181,7 +181,7 @@ export default function CasePage() {
     <>
       <PageHeader title={t('caseView.titleNumber', { number })}>
         {applicantView && publicView.data ? <PublicStatusChip status={publicView.data.status} /> : <TaskStateChip state={c.state} size="medium" />}
-        {c.correction && <Chip color="warning" variant="outlined" label={t('caseCorrection.chip')} />}
+        {c.correction && <Chip variant="outlined" label={t('caseCorrection.chip')} sx={{ borderColor: 'warning.main' }} />}
       </PageHeader>
 
       <Presence users={room.users} me={Number(session.user.uid)} />

@@ -76,7 +76,7 @@ export function CorrectionNotice({ caseId, correction, form, mayResubmit, onCanc
       {(mayResubmit || onCancel) && (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1.5 }}>
           {mayResubmit && (
-            <Button variant="contained" color="warning" component={RouterLink} to={correctionUrl(caseId)}>
+            <Button variant="contained" component={RouterLink} to={correctionUrl(caseId)}>
               {t('caseCorrection.notice.correct')}
             </Button>
           )}
