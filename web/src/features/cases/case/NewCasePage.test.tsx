@@ -165,6 +165,18 @@ describe('/cases/new', () => {
     expect(screen.queryByRole('textbox', { name: /^First name/ })).not.toBeInTheDocument();
   });
 
+  test('under maintenance the form does not show; the notice says why, in Spanish too', async () => {
+    const state = fakeCases();
+    state.options.maintenance = true;
+    serveCases(state);
+    renderApp('/cases/new');
+    expect(await screen.findByText('Applications are paused for maintenance. Please try again later.')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /^First name/ })).not.toBeInTheDocument();
+    await act(() => i18n.changeLanguage('es'));
+    expect(await screen.findByText('Las radicaciones están en pausa por mantenimiento. Inténtelo más tarde.')).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
   test("a draft changed elsewhere (stale version): nothing typed is lost, and 'Keep my version' saves it over the other", async () => {
     const state = fakeCases();
     state.drafts.set(12, draft());

@@ -108,6 +108,18 @@ export default function NewCasePage() {
     );
   }
 
+  // Under maintenance the form is not shown at all (the server refuses to start or send one meanwhile); drafts wait.
+  if (options.data.maintenance) {
+    return (
+      <>
+        {header()}
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t('cases.errors.maintenance')}
+        </Alert>
+      </>
+    );
+  }
+
   const open = options.data.open;
   const closedAlert = (
     <Alert severity="error" sx={{ mb: 2 }}>
