@@ -45,7 +45,7 @@ export function CaseSummary({ c, number, status, onChangeOwner, onEditParticipan
             [
               t('tasks.possibleDuplicated'),
               c.possibleDuplicated ? (
-                <Box component="span" key="d" sx={{ color: 'warning.dark', fontWeight: 600 }}>
+                <Box component="span" key="d" sx={{ fontWeight: 700 }}>
                   {t('tasks.yes')}
                 </Box>
               ) : (
