@@ -153,7 +153,8 @@ describe('two instances on one PostgreSQL', () => {
     try {
       // An open task of the demo's "Document review" team held by someone other than its leader, made overdue by an hour.
       const { rows } = await db.query<{ id: number; name: string; serial: string; case_id: number }>(
-        `select k.id, k.name, c.serial, k.case_id from tasks k join cases c on c.id = k.case_id join teams t on t.id = k.responsible_team_id
+        // The English name: the demo's people read English, and a task's name follows its reader (issue 18).
+        `select k.id, coalesce(nullif(k.name_en, ''), k.name) as name, c.serial, k.case_id from tasks k join cases c on c.id = k.case_id join teams t on t.id = k.responsible_team_id
          where k.state = 'PENDING' and t.name = 'Document review' and k.responsible_user_id is not null
            and k.responsible_user_id not in (select m.user_id from team_members m where m.team_id = t.id and m.role = 'leader')
          order by k.id limit 1`,
