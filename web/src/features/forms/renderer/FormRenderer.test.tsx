@@ -359,4 +359,21 @@ describe('file fields', () => {
     save();
     expect(await screen.findByText('This field is required')).toBeInTheDocument();
   });
+
+  test('sent while a file is still uploading: waits for the upload and sends the file, rather than calling the field empty', async () => {
+    let finish: ((ref: { id: string; name: string; size: number }) => void) | undefined;
+    const upload = vi.fn(() => new Promise<{ id: string; name: string; size: number }>((resolve) => (finish = resolve)));
+    const { onSubmit } = renderForm({ upload, definition: { fields: [f('lease', 'file', 'Lease', 'Contrato', { accept: ['pdf'], required: true })] } });
+    const chooser = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!chooser) throw new Error('no file input');
+    fireEvent.change(chooser, { target: { files: [new File(['%PDF-1.7'], 'lease.pdf', { type: 'application/pdf' })] } });
+    await screen.findByRole('progressbar', { name: 'Uploading lease.pdf' });
+    save();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.queryByText('This field is required')).not.toBeInTheDocument();
+    await act(async () => finish?.({ id: 'f2', name: 'lease.pdf', size: 10 }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ lease: [{ id: 'f2', name: 'lease.pdf', size: 10 }] }));
+    expect(screen.queryByText('This field is required')).not.toBeInTheDocument();
+  });
 });

@@ -196,8 +196,28 @@ export function FormRenderer(props: FormRendererProps) {
     [getValues, setFocus, setStep],
   );
 
+  // Files still uploading when the form is sent: it waits for them (a file field's value is set once its upload ends),
+  // rather than checking the form without them and refusing a required file the person has just chosen.
+  const uploading = useRef(new Set<Promise<unknown>>());
+  const { upload: givenUpload } = props;
+  const upload = useCallback<RendererContextValue['upload']>(
+    (file, onProgress) => {
+      const started = (givenUpload ?? uploadFile)(file, onProgress);
+      uploading.current.add(started);
+      const done = () => void uploading.current.delete(started);
+      started.then(done, done);
+      return started;
+    },
+    [givenUpload],
+  );
+
   const { onInvalid } = props;
   const submit = useCallback(async () => {
+    while (uploading.current.size > 0) {
+      await Promise.allSettled([...uploading.current]);
+      // The file fields take their values in their own continuation of the same upload.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     if (!(await confirmPending())) return;
     await form.handleSubmit(
       async (values) => {
@@ -262,7 +282,7 @@ export function FormRenderer(props: FormRendererProps) {
       optionsKey: formId !== undefined ? `form:${formId}` : 'preview',
       loadOptions,
       reportOptions,
-      upload: props.upload ?? uploadFile,
+      upload,
       activeStep: (stepper) => steps[stepper] ?? 0,
       setActiveStep: setStep,
       goToStep,
@@ -271,7 +291,7 @@ export function FormRenderer(props: FormRendererProps) {
       registerPending,
       confirmPending,
     }),
-    [role, readOnly, definition.layout, formId, loadOptions, reportOptions, props.upload, steps, setStep, goToStep, getValues, validatorContext, registerPending, confirmPending],
+    [role, readOnly, definition.layout, formId, loadOptions, reportOptions, upload, steps, setStep, goToStep, getValues, validatorContext, registerPending, confirmPending],
   );
   const scope = useMemo<ScopeValue>(() => ({ control: form.control, fields: rootFields, parent: null }), [form.control, rootFields]);
 
