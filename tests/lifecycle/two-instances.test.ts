@@ -151,13 +151,20 @@ describe('two instances on one PostgreSQL', () => {
     await db.connect();
     const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
     try {
-      // An open task of the demo's "Document review" team held by someone other than its leader, made overdue by an hour.
+      // An open task of the demo's "Document review" team, given to a member other than its leader (the demo's round
+      // robin may have given them all to the leader), made overdue by an hour.
+      const given = await db.query<{ id: number }>(
+        `update tasks set responsible_user_id = (
+           select m.user_id from team_members m join teams t on t.id = m.team_id
+           where t.name = 'Document review' and m.role <> 'leader' and m.active order by m.user_id limit 1)
+         where id = (select k.id from tasks k join teams t on t.id = k.responsible_team_id where k.state = 'PENDING' and t.name = 'Document review' order by k.id limit 1)
+         returning id`,
+      );
+      expect(given.rows).toHaveLength(1);
       const { rows } = await db.query<{ id: number; name: string; serial: string; case_id: number }>(
         // The English name: the demo's people read English, and a task's name follows its reader (issue 18).
-        `select k.id, coalesce(nullif(k.name_en, ''), k.name) as name, c.serial, k.case_id from tasks k join cases c on c.id = k.case_id join teams t on t.id = k.responsible_team_id
-         where k.state = 'PENDING' and t.name = 'Document review' and k.responsible_user_id is not null
-           and k.responsible_user_id not in (select m.user_id from team_members m where m.team_id = t.id and m.role = 'leader')
-         order by k.id limit 1`,
+        `select k.id, coalesce(nullif(k.name_en, ''), k.name) as name, c.serial, k.case_id from tasks k join cases c on c.id = k.case_id where k.id = $1`,
+        [given.rows[0].id],
       );
       const task = rows[0];
       expect(task).toBeTruthy();
