@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { MAIL_EVENTS, TEMPLATE_LANGUAGES, type TemplateBody, type TemplateLanguage, templateBody } from '../../../../core/api/templates.js';
 import { checkTemplate, type PlaceholderName } from '../../../../core/templates/render.js';
+import { NotFoundPage } from '../errors/NotFoundPage.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
@@ -43,6 +44,7 @@ export default function TemplateEditorPage() {
   const { id } = useParams();
   const templateId = id && /^\d+$/.test(id) ? Number(id) : null;
   const query = useTemplate(templateId);
+  if (id !== undefined && templateId === null) return <NotFoundPage />;
   if (templateId === null) return <TemplateForm template={null} />;
   return (
     <>

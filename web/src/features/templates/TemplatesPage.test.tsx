@@ -138,4 +138,12 @@ describe('/plantillas-correo', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('A record with this name already exists.')).toBeInTheDocument();
   });
+
+  test('an address that is not a template id is not found, not an empty new template', async () => {
+    setScreenWidth(1366);
+    serve();
+    renderApp('/plantillas-correo/abc');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /Name/ })).not.toBeInTheDocument();
+  });
 });
