@@ -199,3 +199,16 @@ export const publicTimelineSchema = z.object({
   events: z.array(z.object({ kind: z.enum(PUBLIC_EVENTS), at: z.date(), documents: z.array(z.string()) })),
   requestedDocuments: z.array(requestedDocumentSchema),
 });
+
+/** Most cases one GET /api/cases/public-statuses names: a page of the applicant's list. */
+export const PUBLIC_STATUSES_MAX = 50;
+
+/** GET /api/cases/public-statuses?ids=1,2,3: the plain-words status of each listed case the caller may read (the applicant's list). */
+export const publicStatusesQuery = z.object({
+  ids: z
+    .string()
+    .regex(/^\d{1,10}(,\d{1,10})*$/)
+    .transform((text) => [...new Set(text.split(',').map(Number))])
+    .refine((ids) => ids.length <= PUBLIC_STATUSES_MAX, { message: `At most ${PUBLIC_STATUSES_MAX} ids` }),
+});
+export const publicStatusesSchema = z.object({ items: z.array(z.object({ id: z.number().int(), status: z.enum(PUBLIC_STATUSES) })) });

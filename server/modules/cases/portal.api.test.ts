@@ -156,3 +156,24 @@ describe('the public timeline of an application', () => {
     expect((await t.request({ method: 'GET', url: `/api/cases/${id}/public-timeline` })).statusCode).toBe(401);
   });
 });
+
+describe('the plain-words statuses of a page of the applicant\'s list', () => {
+  it('answers each case the caller may read by the timeline\'s rule and leaves the others out', async () => {
+    const submitted = await openCase();
+    const approved = await openCase();
+    expect((await as('coordinator', 'POST', `/api/cases/${approved}/complete`, {})).statusCode).toBe(200);
+    const res = await as('applicant', 'GET', `/api/cases/public-statuses?ids=${submitted},${approved},999999`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ items: [{ id: submitted, status: 'submitted' }, { id: approved, status: 'approved' }] });
+    // Another applicant and another tenant learn nothing of them.
+    expect((await as('other', 'GET', `/api/cases/public-statuses?ids=${submitted},${approved}`)).json()).toEqual({ items: [] });
+    expect((await as('stranger', 'GET', `/api/cases/public-statuses?ids=${submitted}`)).json()).toEqual({ items: [] });
+  });
+
+  it('refuses a list that is not ids, or longer than a page', async () => {
+    for (const ids of ['', 'abc', '1,,2', '1;2', Array.from({ length: 51 }, (_, i) => i + 1).join(',')]) {
+      expect((await as('applicant', 'GET', `/api/cases/public-statuses?ids=${encodeURIComponent(ids)}`)).statusCode, ids).toBe(400);
+    }
+    expect((await as('applicant', 'GET', '/api/cases/public-statuses')).statusCode).toBe(400);
+  });
+});

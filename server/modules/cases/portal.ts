@@ -115,3 +115,20 @@ export async function publicTimeline(db: Db, actor: Actor, id: number): Promise<
     requestedDocuments: open ? requested : [],
   };
 }
+
+/**
+ * GET /api/cases/public-statuses: the plain-words status of each named case
+ * the actor may read, by the same rule as its timeline (others are left
+ * out, as a 404 would be). Meant for a page of the applicant's list.
+ */
+export async function publicStatuses(db: Db, actor: Actor, ids: readonly number[]): Promise<{ items: { id: number; status: PublicTimeline['status'] }[] }> {
+  const items: { id: number; status: PublicTimeline['status'] }[] = [];
+  for (const id of ids) {
+    try {
+      items.push({ id, status: (await publicTimeline(db, actor, id)).status });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+    }
+  }
+  return { items };
+}

@@ -31,7 +31,7 @@ import { cancelCorrection, resubmitCorrection, returnForCorrection } from './cor
 import { contentTypeOf, exportName, exportTable, failInterruptedExports, fileOf, startExport, XLSX_TYPE } from './export.js';
 import { dryRunImport, dryRunSchema, failInterruptedImports, importJobSchema, importListQuery, importListSchema, importView, listImports, mappingBody, rejectedRowsCsv, startImport, uploadImport, uploadQuery } from './import.js';
 import { TRANSITIONS } from './policy.js';
-import { publicTimeline } from './portal.js';
+import { publicStatuses, publicTimeline } from './portal.js';
 import {
   caseHistory,
   countCases,
@@ -250,6 +250,20 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['cases'], summary: 'Every transition and field change, with who and when', params: s.idParams, response: { 200: s.caseEventSchema.array() } },
     },
     async (request) => caseHistory(app.db, actorOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/cases/public-statuses',
+    {
+      config: { access: { target: 'wf_casos', action: 'show' } },
+      schema: {
+        tags: ['cases'],
+        summary: 'The plain-words status of each named case the caller may read (a page of the applicant\'s list; others left out)',
+        querystring: s.publicStatusesQuery,
+        response: { 200: s.publicStatusesSchema },
+      },
+    },
+    async (request) => publicStatuses(app.db, actorOf(request), request.query.ids),
   );
 
   app.get(

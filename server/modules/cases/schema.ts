@@ -18,6 +18,8 @@ export {
   correctionSchema,
   draftSchema,
   newOptionsSchema,
+  publicStatusesQuery,
+  publicStatusesSchema,
   publicTimelineSchema,
   resubmitCorrectionBody,
   returnForCorrectionBody,

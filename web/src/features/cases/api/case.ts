@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { PublicStatus } from '../../../../../core/cases/portal.js';
 import type { CaseActionName, caseDetailSchema, caseEventSchema, draftSchema, newOptionsSchema, publicTimelineSchema, ResubmitCorrection, ReturnForCorrection } from '../../../../../core/api/cases.js';
 import type { Wire } from '../../../../../core/api/wire.js';
 import type { FormDefinition } from '../../../../../core/forms/definition.js';
@@ -129,6 +130,24 @@ export function usePublicTimeline(id: string, enabled: boolean) {
     queryKey: caseKeys.publicTimeline(id),
     queryFn: ({ signal }) => apiFetch<PublicTimeline>(`${casePath(id)}/public-timeline`, { signal }),
     enabled,
+  });
+}
+
+/**
+ * The plain-words status of each case of a page of the applicant's list
+ * (cases it may not read are left out); under the lists' key, so a change to
+ * cases refreshes it with them.
+ */
+export function usePublicStatuses(ids: readonly number[], enabled: boolean) {
+  const key = ids.join(',');
+  return useQuery({
+    queryKey: [...caseKeys.lists(), 'public-statuses', key] as const,
+    queryFn: async ({ signal }) => {
+      const answer = await apiFetch<{ items: { id: number; status: PublicStatus }[] }>(`${CASES_PATH}/public-statuses?ids=${key}`, { signal });
+      return new Map(answer.items.map((item) => [item.id, item.status]));
+    },
+    enabled: enabled && ids.length > 0,
+    placeholderData: keepPreviousData,
   });
 }
 

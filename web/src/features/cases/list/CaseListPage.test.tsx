@@ -5,7 +5,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { encodeSearch } from '../../../../../core/cases/search.js';
 import i18n from '../../../i18n/index.js';
 import { saveBlob } from '../../../lib/api.js';
-import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../../test/utils.js';
+import { jsonResponse, mockFetch, renderApp, sessionFixture, sessionWith, setScreenWidth, settingsFixture } from '../../../test/utils.js';
 import type { CaseCount, ExportJob, SavedSearch } from '../api.js';
 import { caseItem, rentalProtocol } from './fixtures.js';
 
@@ -317,5 +317,37 @@ describe('/cases', () => {
     expect(within(cards).getAllByText('Completada')).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Búsqueda avanzada' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  test("an applicant's list shows each application's status in plain words, as its page does", async () => {
+    setScreenWidth(1366);
+    const fetchMock = mockFetch((url) => {
+      if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
+      if (url === '/api/auth/session') return jsonResponse(sessionWith(['wf_casos', 'borradores'], { user: { ...sessionFixture.user, role: 'applicant' } }));
+      if (url.startsWith('/api/cases?')) return jsonResponse({ items, total: items.length, capped: false });
+      if (url.startsWith('/api/cases/count?')) return jsonResponse({ total: items.length, capped: false });
+      if (url.startsWith('/api/cases/public-statuses?')) return jsonResponse({ items: [{ id: 7, status: 'returned' }, { id: 8, status: 'approved' }] });
+      if (url === '/api/cases/search-fields') return jsonResponse({ protocols: [rentalProtocol] });
+      if (url === '/api/cases/saved-searches') return jsonResponse([]);
+      return jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404);
+    });
+    renderApp('/cases');
+    const table = await screen.findByRole('table', { name: 'Applications' });
+    const row = (number: string) => within(table).getByRole('link', { name: `Open application ${number}` }).closest('tr') as HTMLElement;
+    await within(table).findByText('Returned for correction');
+    expect(within(row('2026-11-000007')).getByText('Returned for correction')).toBeInTheDocument();
+    expect(within(row('2026-11-000008')).getByText('Approved')).toBeInTheDocument();
+    expect(within(table).queryByText('Pending')).not.toBeInTheDocument();
+    const asked = fetchMock.mock.calls.map(([url]) => String(url)).find((url) => url.startsWith('/api/cases/public-statuses'));
+    expect(asked).toBe('/api/cases/public-statuses?ids=7,8');
+  });
+
+  test('staff read the internal states and ask for no plain-words statuses', async () => {
+    setScreenWidth(1366);
+    const fetchMock = serve();
+    renderApp('/cases');
+    const table = await screen.findByRole('table', { name: 'Applications' });
+    expect(await within(table).findByText('Pending')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('public-statuses'))).toBe(false);
   });
 });

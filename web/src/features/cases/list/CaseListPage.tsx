@@ -7,9 +7,9 @@ import Paper from '@mui/material/Paper';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useCan } from '../../../app/session/session.js';
+import { useCan, useSession } from '../../../app/session/session.js';
 import { PageHeader } from '../../../components/PageHeader.js';
-import { useInvalidateCases } from '../api.js';
+import { useInvalidateCases, usePublicStatuses } from '../api.js';
 import { CaseFilters } from './CaseFilters.js';
 import { CaseTable } from './CaseTable.js';
 import { hasFilters, paramsOfQuery, queryOf } from './caseUrl.js';
@@ -28,9 +28,14 @@ import { useCaseListState } from './useCaseListState.js';
 export default function CaseListPage() {
   const { t } = useTranslation();
   const can = useCan();
+  const session = useSession();
   const listState = useCaseListState();
   const { url, protocols, ownerName } = listState;
-  const columns = useCaseColumns();
+  // An applicant (no task rights) reads each application's status in plain words, as on its page.
+  const applicantView = !session.targets.includes('wf_tareas');
+  const ids = useMemo(() => (listState.list.data?.items ?? []).filter((item) => item.state !== 'DRAFT').map((item) => item.id), [listState.list.data]);
+  const statuses = usePublicStatuses(ids, applicantView);
+  const columns = useCaseColumns(applicantView ? statuses.data : undefined);
   const invalidate = useInvalidateCases();
   const [savedOpen, setSavedOpen] = useState(false);
   const [importing, setImporting] = useState(false);

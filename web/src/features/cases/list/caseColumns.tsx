@@ -7,6 +7,8 @@ import { Link as RouterLink } from 'react-router';
 import { formatDate } from '../../../../../core/dates.js';
 import { useSession } from '../../../app/session/session.js';
 import type { Column } from '../../../components/table/DataTable.js';
+import type { PublicStatus } from '../../../../../core/cases/portal.js';
+import { PublicStatusChip } from '../case/ApplicationStatus.js';
 import { TaskStateChip } from '../../tasks/TaskStateChip.js';
 import type { CaseItem } from '../api.js';
 
@@ -31,8 +33,12 @@ function DuplicateMark() {
   );
 }
 
-/** The columns of the case lists (/cases, /admin-cases). */
-export function useCaseColumns(): Column<CaseItem>[] {
+/**
+ * The columns of the case lists (/cases, /admin-cases). `publicStatuses`,
+ * given for an applicant's own list, shows each case's status in plain words
+ * (as its page does) instead of the internal state.
+ */
+export function useCaseColumns(publicStatuses?: ReadonlyMap<number, PublicStatus>): Column<CaseItem>[] {
   const { t } = useTranslation();
   const session = useSession();
   const zone = session.user.timeZone;
@@ -60,7 +66,15 @@ export function useCaseColumns(): Column<CaseItem>[] {
         </Box>
       ),
     },
-    { id: 'state', label: t('caseList.columns.state'), sortKey: 'state', render: (item) => <TaskStateChip state={item.state} /> },
+    {
+      id: 'state',
+      label: t('caseList.columns.state'),
+      sortKey: 'state',
+      render: (item) => {
+        const status = publicStatuses?.get(item.id);
+        return status ? <PublicStatusChip status={status} size="small" /> : <TaskStateChip state={item.state} />;
+      },
+    },
     { id: 'owner', label: t('caseList.columns.owner'), render: (item) => item.ownerName },
     { id: 'docDate', label: t('caseList.columns.docDate'), sortKey: 'doc_date', noWrap: true, render: (item) => (item.docDate ? formatDate(item.docDate, zone) : '') },
     { id: 'openTasks', label: t('caseList.columns.openTasks'), align: 'right', render: (item) => String(item.openTasks) },
