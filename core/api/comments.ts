@@ -157,7 +157,8 @@ export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchem
  * (`tasks_imported`, `count` tasks of import `importId`) and its importer
  * when it ends (`import_done`, `count` cases created). `case_resubmitted`
  * tells the staff member who returned an application that its applicant
- * corrected and sent it back.
+ * corrected and sent it back; `correction_cancelled` tells the applicant
+ * that staff withdrew their request for correction.
  */
 export const NOTIFICATION_KINDS = [
   'mention',
@@ -172,6 +173,7 @@ export const NOTIFICATION_KINDS = [
   'tasks_imported',
   'import_done',
   'case_resubmitted',
+  'correction_cancelled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({

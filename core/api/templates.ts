@@ -27,6 +27,7 @@ export const MAIL_EVENTS = [
   'tasks_imported',
   'import_done',
   'case_resubmitted',
+  'correction_cancelled',
 ] as const;
 export type MailEvent = (typeof MAIL_EVENTS)[number];
 

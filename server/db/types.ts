@@ -351,7 +351,7 @@ export interface Notifications {
   entity_id: number;
   id: Generated<number>;
   import_id: number | null;
-  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted';
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled';
   read_at: Timestamp | null;
   task_id: number | null;
   user_id: number;

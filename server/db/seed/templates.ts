@@ -99,6 +99,13 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
     htmlEn: `<p>Hello {{recipientName}},</p><p>{{applicantName}} corrected application <strong>{{caseNumber}}</strong>, which you returned for correction, and sent it back. Its tasks continue where they were.</p>${link('Open the application')}${sign}`,
     htmlEs: `<p>Hola {{recipientName}}:</p><p>{{applicantName}} corrigió la solicitud <strong>{{caseNumber}}</strong>, que usted devolvió para corrección, y la reenvió. Sus tareas siguen donde estaban.</p>${link('Abrir la solicitud')}${sign}`,
   },
+  correction_cancelled: {
+    name: 'Correction no longer needed',
+    subjectEn: 'Your application {{caseNumber}} no longer needs a correction',
+    subjectEs: 'Su solicitud {{caseNumber}} ya no necesita corrección',
+    htmlEn: `<p>Hello {{applicantFirstName}},</p><p>We no longer need you to correct your application <strong>{{caseNumber}}</strong>. You do not have to do anything; its review goes on.</p>${link('See your application')}${sign}`,
+    htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Ya no necesitamos que corrija su solicitud <strong>{{caseNumber}}</strong>. No tiene que hacer nada; su revisión sigue.</p>${link('Ver su solicitud')}${sign}`,
+  },
   digest: {
     name: 'Daily digest',
     subjectEn: 'Your tasks and mentions today',

@@ -321,7 +321,7 @@ describe('the applicant corrects and resubmits', () => {
     expect(en.statusCode).toBe(409);
     expect(en.json<Err>().error).toEqual({ code: 'NO_OPEN_CORRECTION', message: 'This application has no open request for correction.' });
     const es = await as('applicant', 'POST', `/api/cases/${id}/correction/resubmit`, { data: { payRent: 950 }, version: before.version }, 'es');
-    expect(es.json<Err>().error.message).toBe('Esta solicitud no tiene una solicitud de corrección abierta.');
+    expect(es.json<Err>().error.message).toBe('Esta radicación no tiene un pedido de corrección abierto.');
     expect(await caseRow(id)).toEqual(before);
   });
 
@@ -360,6 +360,12 @@ describe('ending a request', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json<Err>().error.code).toBe('NO_OPEN_CORRECTION');
     expect((await events(id)).map((e) => e.action)).toEqual(expect.arrayContaining(['correction_requested', 'correction_cancelled']));
+    // The applicant, asked by email, is told by email and in the bell that they need not act; once.
+    const told = await t.db.selectFrom('notifications').where('user_id', '=', applicant.id).where('kind', '=', 'correction_cancelled').where('case_id', '=', id).selectAll().execute();
+    expect(told).toHaveLength(1);
+    const mails = await t.db.selectFrom('mail_outbox').where('to_address', '=', applicant.email).where('event', '=', 'correction_cancelled').where('case_id', '=', id).selectAll().execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toContain('ya no necesita corrección'); // the applicant reads Spanish
     // A new request may follow.
     await returned(id, { fields: [], documents: ['check_stubs'] });
     expect((await detail('applicant', id)).correction?.documents).toEqual([{ code: 'check_stubs', name: 'Check stubs' }]);

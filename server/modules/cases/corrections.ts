@@ -119,18 +119,22 @@ export async function returnForCorrection(
   return version;
 }
 
-/** Staff withdraw the open request; the applicant's page stops asking. Returns the new version of the case. */
-export async function cancelCorrection(db: Db, actor: Actor, caseId: number): Promise<number> {
+/** Staff withdraw the open request; the applicant's page stops asking and they are told (`correction_cancelled`). Returns the new version of the case. */
+export async function cancelCorrection(db: Db, env: EngineEnv, actor: Actor, caseId: number): Promise<number> {
   if (!isStaff(actor)) throw new AppError('FORBIDDEN');
-  return db.transaction().execute(async (trx) => {
+  const version = await db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, actor, caseId);
     const open = await lockOpenCorrection(trx, c.id);
     assertCaseAction(actor, { state: c.state, ownerId: c.owner_id, correctionOpen: open !== undefined }, 'cancelCorrection');
     const correction = open as NonNullable<typeof open>;
     await endCorrection(trx, correction.id, { state: 'cancelled', by: actor.userId });
     await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer: actor, number: c.serial, action: 'correction_cancelled', type: 'case', detail: { correction: correction.id } });
+    // The applicant was asked by email: they are told by email that they need not act.
+    await notify(trx, env, { event: 'correction_cancelled', entityId: c.entity_id, caseId: c.id, byUserId: actor.userId, to: [c.owner_id] });
     return touchCase(trx, c.id);
   });
+  env.afterMail?.();
+  return version;
 }
 
 /**

@@ -315,7 +315,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: 'wf_casos', action: 'update' } },
       schema: { tags: ['cases'], summary: "Withdraw the open request for correction", params: s.idParams, response: { 200: s.versionSchema } },
     },
-    async (request) => ({ version: await cancelCorrection(app.db, actorOf(request), request.params.id) }),
+    async (request) => ({ version: await cancelCorrection(app.db, app.engine, actorOf(request), request.params.id) }),
   );
 
   app.post(
