@@ -3,6 +3,7 @@ import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
+import { caseDetail } from '../cases/case/testServer.js';
 import { taskDetail } from './fixtures.js';
 import type { TaskDetail } from './api.js';
 
@@ -27,6 +28,30 @@ function serve(task: () => TaskDetail, extra: Handler = () => undefined) {
 const toolbar = () => screen.findByRole('toolbar', { name: 'Decisions' });
 
 describe('/tasks/:id', () => {
+  test("a task whose application is back with its applicant says so, with the reason and what was asked", async () => {
+    const correction = {
+      id: 5, state: 'open' as const, reason: 'The lease is unsigned.', fields: ['payRent'], documents: [{ code: 'lease', name: 'Lease (all pages)' }],
+      requestedBy: 'Demo Coordinator', requestedAt: '2026-11-21T16:00:00.000Z', resubmittedAt: null,
+    };
+    serve(() => taskDetail(), (url) => (url === '/api/cases/3' ? jsonResponse(caseDetail({ id: 3, correction })) : undefined));
+    renderApp('/tasks/5');
+    const notice = await screen.findByRole('region', { name: 'Returned for correction' });
+    expect(within(notice).getByText('The lease is unsigned.')).toBeInTheDocument();
+    expect(within(notice).getByText('Lease (all pages)')).toBeInTheDocument();
+    expect(within(notice).getByText(/Waiting for the applicant/)).toBeInTheDocument();
+    // The applicant's way in and staff's withdrawal are not offered here.
+    expect(within(notice).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(notice).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  test('no notice when the case has no open request, or cannot be opened by the reader', async () => {
+    serve(() => taskDetail());
+    renderApp('/tasks/5');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Document verification' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Document detail' })).toBeInTheDocument());
+    expect(screen.queryByRole('region', { name: 'Returned for correction' })).not.toBeInTheDocument();
+  });
+
   test('shows the case, the form, what comes next and where a reject goes', async () => {
     serve(() => taskDetail());
     renderApp('/tasks/5');

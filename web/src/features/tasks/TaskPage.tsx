@@ -18,6 +18,7 @@ import { AssignDialog } from './AssignDialog.js';
 import { DocumentDetail } from './DocumentDetail.js';
 import { RejectDialog, useRejectDestination } from './RejectDialog.js';
 import { TaskActions } from './TaskActions.js';
+import { TaskCorrection } from './TaskCorrection.js';
 import { TaskNext } from './TaskNext.js';
 import { TaskNotes } from './TaskNotes.js';
 import { TaskStateChip } from './TaskStateChip.js';
@@ -88,6 +89,7 @@ export default function TaskPage() {
       <TaskActions task={task} decisions={decisions} />
 
       <TaskNotes task={task} adhoc={adhoc} />
+      <TaskCorrection caseId={task.case.id} />
 
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
