@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Language } from '../../i18n/index.js';
+import { NotFoundPage } from '../errors/NotFoundPage.js';
 import type { Bilingual } from './api.js';
 
 /** The public pages' main heading: smaller on phones, where long programme names wrap. */
@@ -110,18 +111,7 @@ export function PublicBreadcrumbs({ trail }: { trail: ReadonlyArray<{ label: str
 
 /** The public pages' 404: nothing is said about why (missing, private, inactive), and the way back is the public list. */
 export function PublicNotFound() {
-  const { t } = useTranslation();
-  return (
-    <Box sx={{ maxWidth: 560, mx: 'auto', mt: { xs: 4, md: 8 }, textAlign: 'center' }}>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {t('notFound.title')}
-      </Typography>
-      <Typography sx={{ mb: 3 }}>{t('notFound.text')}</Typography>
-      <Button variant="contained" component={RouterLink} to="/publico">
-        {t('public.notFoundBack')}
-      </Button>
-    </Box>
-  );
+  return <NotFoundPage back={{ to: '/publico', label: 'public.notFoundBack' }} />;
 }
 
 /** The page's title in the browser's tab while it is shown (the project's title comes back after). */
