@@ -1,7 +1,6 @@
 import AccountBalanceOutlined from '@mui/icons-material/AccountBalanceOutlined';
 import Box from '@mui/material/Box';
 import Breadcrumbs from '@mui/material/Breadcrumbs';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography, { type TypographyProps } from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
