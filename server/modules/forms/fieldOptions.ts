@@ -20,7 +20,7 @@ export async function fieldOptions(db: Db, actor: Actor, urls: { publicUrl: stri
   if (field.type === 'select_multiple_external' && field.external_url) {
     // The product's own public master URLs are answered from the database, not over the network.
     const own = ownPublicMaster(urls.publicUrl, field.external_url);
-    if (own) return ((await publicItems(db, own.entity, own.code)) ?? []).map((i) => ({ value: i.code, label: i.name }));
+    if (own) return ((await publicItems(db, own.entity, own.code, actor.language)) ?? []).map((i) => ({ value: i.code, label: i.name }));
     try {
       return toOptions(await safeFetchJson(field.external_url, { allowedHosts: await allowedHosts(db, actor) }));
     } catch (e) {

@@ -174,6 +174,21 @@ describe('public URL and tenants', () => {
     expect((await t.request({ method: 'GET', url: '/api/public/masters/000/municipios' })).statusCode).toBe(404);
   });
 
+  it("names a public master's items in the reader's language (the page's lang cookie), the other name when one is missing", async () => {
+    const types = await t.db
+      .selectFrom('masters as m')
+      .innerJoin('entities as e', 'e.id', 'm.entity_id')
+      .where('e.docnumber', '=', docnumber)
+      .where('m.code', '=', 'document_types')
+      .select(['m.id', 'm.entity_id'])
+      .executeTakeFirstOrThrow();
+    await makeMasterItem(t.db, types, { code: 'PA', name: 'Pasaporte', name_en: 'Passport' });
+    const names = async (lang: string) =>
+      (await t.request({ method: 'GET', url: `/api/public/masters/${docnumber}/document_types`, cookies: { lang } })).json<{ info: Array<{ code: string; name: string }> }>().info;
+    expect(await names('en')).toEqual(expect.arrayContaining([{ code: 'PA', name: 'Passport', parent: null }, { code: 'CC', name: 'Cédula de ciudadanía', parent: null }]));
+    expect((await names('es')).find((i) => i.code === 'PA')?.name).toBe('Pasaporte');
+  });
+
   it("keeps each tenant's masters apart", async () => {
     const mine = await req('POST', '/api/masters/definiciones/items', coordinator, { code: 'only-demo', name: 'Only demo' });
     const id = mine.json<{ id: number }>().id;

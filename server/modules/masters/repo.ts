@@ -10,6 +10,7 @@ import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { containsPattern, type Page, paginate } from '../../lib/list.js';
+import { localNameSql } from '../../lib/localName.js';
 import type { Actor, Doer } from '../acl/policy.js';
 import { assertMasterRead, masterActions, visibleMasters } from './policy.js';
 
@@ -250,7 +251,8 @@ export async function upsertItems(trx: Trx, doer: Doer, masterId: number, rows: 
 // ---------------------------------------------------------------- public
 
 /** Active items of a public master of an active tenant, or undefined when there is no such public master. */
-export async function publicItems(db: Db, entityDocnumber: string, code: string, parent?: string) {
+/** A public master's active items, each named in `language` (the other name when it has none). */
+export async function publicItems(db: Db, entityDocnumber: string, code: string, language: string, parent?: string) {
   const m = await db
     .selectFrom('masters as m')
     .innerJoin('entities as e', 'e.id', 'm.entity_id')
@@ -266,8 +268,8 @@ export async function publicItems(db: Db, entityDocnumber: string, code: string,
     .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
     .where('i.master_id', '=', m.id)
     .where('i.active', '=', true)
-    .select(['i.code', 'i.name', 'p.code as parent'])
-    .orderBy('i.name')
+    .select(['i.code', localNameSql('i', language).as('name'), 'p.code as parent'])
+    .orderBy('name')
     .limit(5000);
   if (parent) q = q.where('p.code', '=', parent);
   return q.execute();

@@ -153,7 +153,7 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['masters'], summary: "A public master's active items (used by public forms)", params: s.publicParams, querystring: s.publicQuery, response: { 200: s.publicMasterSchema } },
     },
     async (request) => {
-      const items = await publicItems(app.db, request.params.entity, request.params.code, request.query.parent);
+      const items = await publicItems(app.db, request.params.entity, request.params.code, request.lang, request.query.parent);
       if (!items) throw new AppError('NOT_FOUND');
       return { info: items };
     },
