@@ -28,13 +28,16 @@ const PUBLIC = [
 ];
 /** The narrowest phone a page must serve (WCAG 1.4.10, 320 CSS px). */
 const NARROW = { width: 320, height: 640 };
+/** A 1366 x 900 desktop zoomed to 200 % (WCAG 1.4.4): the page lays out in half the CSS pixels. */
+const ZOOM_200 = { width: 683, height: 450 };
 
 describe('accessibility of the public pages', () => {
   it.each([
     ['en', DESKTOP],
     ['es', PHONE],
     ['es', NARROW],
-  ] as const)('%s: no serious violation', async (lang, viewport) => {
+    ['en', ZOOM_200],
+  ] as const)('%s %o: no serious violation, no sideways scrolling', async (lang, viewport) => {
     const ctx = await newContext(browser, lang, viewport);
     const page = await ctx.newPage();
     for (const path of PUBLIC) {
@@ -81,7 +84,8 @@ const APPLICANT = ['/home', '/cases', '/cases/drafts', '/cases/new', '/profile',
 describe.each([
   ['en', DESKTOP],
   ['es', NARROW],
-] as const)('accessibility of the applicant pages (%s)', (lang, viewport) => {
+  ['es', ZOOM_200],
+] as const)('accessibility of the applicant pages (%s, %o)', (lang, viewport) => {
   let ctx: BrowserContext;
   let casePath = '';
   beforeAll(async () => {
