@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { looksRight, mailTo, PDF } from './applicant.js';
 import { baseUrl, clickAsAPerson, DESKTOP, launchBrowser, newContext, PHONE, signIn, signedInContext, unique } from './browser.js';
 
 /**
@@ -20,16 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function looksRight(page: Page, where: string) {
-  await page.mouse.move(0, 0);
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(500);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${where}: sideways scrolling`).toBe(true);
-  const result = await new AxeBuilder({ page }).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' | ')}`);
-  expect(serious, where).toEqual([]);
-}
-
 const box = (page: Page, label: string) => page.getByRole('textbox', { name: new RegExp(`^${label}`) });
 async function choose(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: new RegExp(`^${label}`) }).click();
@@ -39,20 +29,6 @@ async function nextOnce(page: Page, heading: string) {
   await clickAsAPerson(page, page.getByRole('button', { name: 'Siguiente' }));
   await page.getByRole('heading', { name: heading }).waitFor({ timeout: 10_000 });
 }
-
-/** The newest message of `event` mailed to `to`, as the outbox keeps it (the e2e server sends no mail): read by an admin. */
-async function mailTo(admin: APIRequestContext, to: string, event: string, timeoutMs = 20_000): Promise<{ subject: string; bodyText: string }> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const list = (await (await admin.get(`${baseUrl()}/api/mail/outbox?recipient=${encodeURIComponent(to)}&limit=50`)).json()) as { items: Array<{ id: number; event: string | null }> };
-    const found = list.items.find((m) => m.event === event);
-    if (found) return (await (await admin.get(`${baseUrl()}/api/mail/outbox/${found.id}`)).json()) as { subject: string; bodyText: string };
-    if (Date.now() > end) throw new Error(`no ${event} mail to ${to}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 describe('a new applicant applies from the public page, and corrects what staff send back', () => {
   const email = `${unique('ana')}@example.test`;
