@@ -237,7 +237,10 @@ describe('each person’s choice', () => {
     await t.db.updateTable('tasks').set({ due_at: new Date(Date.now() + 5 * 3_600_000) }).where('id', '=', soon.id).execute();
 
     // 06:30 in Madrid: not yet. 07:10: one digest, in Spanish, listing the overdue task. Again the same day: nothing.
-    const madrid = (hhmm: string) => new Date(`2026-11-25T${hhmm}:00+01:00`);
+    // Tomorrow in Madrid (the tasks' due dates are now's, and the digest lists what falls due within two days).
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(new Date(Date.now() + 86_400_000));
+    const madrid = (hhmm: string) =>
+      ['+01:00', '+02:00'].map((offset) => new Date(`${day}T${hhmm}:00${offset}`)).find((d) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Madrid', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d) === hhmm) as Date;
     expect(await sendDigests(t.db, env, madrid('06:30'))).toBe(0);
     const [first, second] = await Promise.all([sendDigests(t.db, env, madrid('07:10')), sendDigests(t.db, env, madrid('07:10'))]);
     expect(first + second).toBeGreaterThanOrEqual(1);
