@@ -62,6 +62,22 @@ export const errorCatalog = {
   TEMPLATE_IS_DEFAULT: { status: 409, key: 'templates.errors.isDefault' },
   // mail outbox
   MAIL_NOT_RESENDABLE: { status: 409, key: 'outbox.errors.notResendable' },
+  // reports
+  REPORT_UNKNOWN: { status: 400, key: 'errors.reportUnknown' },
+  REPORT_UNKNOWN_DIMENSION: { status: 400, key: 'errors.reportUnknownDimension' },
+  REPORT_UNKNOWN_MEASURE: { status: 400, key: 'errors.reportUnknownMeasure' },
+  REPORT_SAME_DIMENSION: { status: 400, key: 'errors.reportSameDimension' },
+  REPORT_VIEW_UNKNOWN: { status: 400, key: 'errors.reportViewUnknown' },
+  REPORT_DATE_RANGE_INVERTED: { status: 400, key: 'errors.reportDateRangeInverted' },
+  REPORT_DATE_RANGE_TOO_WIDE: { status: 400, key: 'errors.reportDateRangeTooWide' },
+  REPORT_TOO_LARGE: { status: 400, key: 'errors.reportTooLarge' },
+  // data tape
+  /** A saved column whose source the protocol's form does not offer: `{column}`. */
+  DATA_TAPE_UNKNOWN_COLUMN: { status: 400, key: 'dataTape.errors.unknownColumn' },
+  /** Repeat groups would number more columns than a file holds (an export's reason to fail). */
+  DATA_TAPE_TOO_WIDE: { status: 422, key: 'dataTape.errors.tooWide' },
+  /** The file of an export still running, or failed. */
+  DATA_TAPE_NOT_READY: { status: 409, key: 'dataTape.errors.notReady' },
   // files
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },

@@ -37,6 +37,7 @@ import { templateRoutes } from './modules/templates/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { publicRoutes } from './modules/public/routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
@@ -44,6 +45,8 @@ import { type EngineEnv, sweepDeadlines } from './modules/workflow/engine.js';
 import { sendDigests } from './modules/notifications/commands.js';
 import { exportJob, giveUpExport } from './modules/cases/export.js';
 import { giveUpImport, importJob } from './modules/cases/import.js';
+import { giveUpTapeExport, tapeExportJob } from './modules/datatape/export.js';
+import { dataTapeRoutes } from './modules/datatape/routes.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -160,6 +163,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes);
   await app.register(mailRoutes);
   await app.register(publicRoutes);
+  await app.register(dataTapeRoutes);
+  await app.register(reportRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -265,6 +270,8 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.caseImportFailed]: async (data) => giveUpImport(app.db, Number(data.id)),
       [QUEUES.caseExport]: async (data, attempt) => exportJob(app.db, app.log, data, attempt),
       [QUEUES.caseExportFailed]: async (data) => giveUpExport(app.db, String(data.id)),
+      [QUEUES.dataTape]: async (data, attempt) => tapeExportJob(app.db, app.log, data, attempt),
+      [QUEUES.dataTapeFailed]: async (data) => giveUpTapeExport(app.db, String(data.id)),
     },
     app.log,
   );

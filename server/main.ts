@@ -13,6 +13,7 @@ import { DataDirLock } from './db/lock.js';
 import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
+import { seedDemoHistory } from './db/seed/history.js';
 import { DEMO_STAFF, seedDemoWorkflow } from './db/seed/workflow.js';
 import { createLogger } from './logger.js';
 import { StartupError } from './startup-error.js';
@@ -99,8 +100,9 @@ async function run(): Promise<void> {
     realtime: true,
   });
   cleanup.unshift(() => app.close());
-  // Demo cases are made through the engine, so they need the app's mail and links.
-  if (config.demoData) await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m));
+  // Demo cases are made through the engine, so they need the app's mail and links; behind them, once, six months of
+  // history for the reports and the dashboard.
+  if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m)))) await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
   try {
     await app.listen({ port: config.http.port, host: config.http.host });
   } catch (e) {

@@ -121,34 +121,6 @@ export const commentFiltersSchema = listQuery(['created_at', 'case_number', 'aut
 export type CommentFilters = z.infer<typeof commentFiltersSchema>;
 export const commentListSchema = listResponse(commentSchema);
 
-/** Tracking shapes (spec section 4) for the reports. Filters: days in the tenant's zone. */
-export const trackingQuerySchema = z.strictObject({
-  from: dateText.optional(),
-  to: dateText.optional(),
-  protocolId: z.coerce.number().int().positive().optional(),
-});
-/** GET /api/comments/tracking/cases: one row per comment. */
-export const caseTrackingRowSchema = z.object({
-  docnumber: z.string().nullable(),
-  docdate: z.date().nullable(),
-  status: z.enum(CASE_STATES),
-  fecha: z.date(),
-  nombre: z.string(),
-  comentario: z.string(),
-  nrocomentario: z.number(),
-});
-/** GET /api/comments/tracking/users: per user, application and kind of action, a count. */
-export const userTrackingRowSchema = z.object({
-  usuario_id: z.number(),
-  nombre: z.string(),
-  application_number: z.string().nullable(),
-  accion: z.string(),
-  tipo: z.string(),
-  total: z.number(),
-});
-export const caseTrackingSchema = z.object({ items: z.array(caseTrackingRowSchema) });
-export const userTrackingSchema = z.object({ items: z.array(userTrackingRowSchema) });
-
 /**
  * In-app notifications, one kind per event of issue 16 (the email events but
  * the digest). GET /api/notifications. `taskId`/`taskName` name the task of

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { TASK_STATES } from '../workflow/states.js';
-import { listQuery, listResponse } from './list.js';
+import { dayText, listQuery, listResponse } from './list.js';
 
 const stateEnum = z.enum(TASK_STATES);
 
@@ -42,6 +42,13 @@ export const taskFiltersSchema = listQuery(['created_at', 'due_at', 'name', 'sta
   overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   /** true: only ad-hoc tasks (the /tareas list); false: only the protocol's tasks. */
   adhoc: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  /** One task of the protocols (its code), as the reports group them. */
+  code: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, 'validation.pattern').optional(),
+  /** Created on these days of the tenant's time zone (YYYY-MM-DD), both ends included. */
+  from: dayText.optional(),
+  to: dayText.optional(),
+  /** The person who decided the task, or who holds it while it is undecided (the reports' "user"). */
+  handledBy: z.coerce.number().int().positive().optional(),
 });
 export type TaskFilters = z.infer<typeof taskFiltersSchema>;
 export const taskListSchema = listResponse(taskItemSchema);

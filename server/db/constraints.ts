@@ -24,6 +24,7 @@ const UNIQUE: Record<string, () => AppError> = {
   users_email_unique: () => new AppError('EMAIL_TAKEN'),
   users_docnumber_unique: () => new AppError('DOCUMENT_TAKEN'),
   saved_searches_name: duplicate('name'),
+  saved_reports_name: duplicate('name'),
   mail_templates_name: duplicate('name'),
   // Two returns of one case at once: the second waits on the case's lock and is refused before this; the index is the backstop.
   case_corrections_one_open: () => new AppError('CORRECTION_OPEN'),

@@ -225,6 +225,39 @@ export interface Comments {
   visible_to_applicant: Generated<boolean>;
 }
 
+export interface DataTapeChunks {
+  content: Buffer;
+  export_id: string;
+  seq: number;
+}
+
+export interface DataTapeConfigs {
+  columns: ColumnType<Array<{ source: string; header: string; header_en: string }>, string, string>;
+  entity_id: number;
+  protocol_id: number;
+  updated_at: Generated<Timestamp>;
+  updated_by: number | null;
+}
+
+export interface DataTapeExports {
+  bytes: number | null;
+  column_count: Generated<number>;
+  columns: ColumnType<Array<{ source: string; header: string; header_en: string }>, string, string>;
+  created_at: Generated<Timestamp>;
+  done: Generated<number>;
+  entity_id: number;
+  error: string | null;
+  filename: string | null;
+  format: 'csv' | 'xlsx';
+  headers: 'es' | 'en' | 'keys';
+  id: string;
+  protocol_id: number;
+  state: Generated<'running' | 'done' | 'failed'>;
+  total: Generated<number>;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+}
+
 export interface Entities {
   account_limit: Generated<number>;
   acl_version: Generated<number>;
@@ -422,6 +455,19 @@ export interface ProtocolVersions {
   version: number;
 }
 
+export interface SavedReports {
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  filters: ColumnType<Record<string, unknown>, string | undefined, string>;
+  id: Generated<number>;
+  layout: ColumnType<Record<string, unknown>, string | undefined, string>;
+  name: string;
+  owner_id: number;
+  report: 'status-by-task' | 'task-details' | 'status-by-user' | 'tracking-by-case' | 'tracking-by-user';
+  team_id: number | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface SavedSearches {
   created_at: Generated<Timestamp>;
   entity_id: number;
@@ -467,6 +513,7 @@ export interface Tasks {
   name: string;
   name_en: Generated<string>;
   overdue: Generated<boolean>;
+  protocol_id: Generated<number>;
   reason: string | null;
   reminded_at: Timestamp | null;
   responsible_team_id: number | null;
@@ -539,6 +586,9 @@ export interface DB {
   cases: Cases;
   comment_mentions: CommentMentions;
   comments: Comments;
+  data_tape_chunks: DataTapeChunks;
+  data_tape_configs: DataTapeConfigs;
+  data_tape_exports: DataTapeExports;
   entities: Entities;
   external_hosts: ExternalHosts;
   files: Files;
@@ -553,6 +603,7 @@ export interface DB {
   projects: Projects;
   protocol_versions: ProtocolVersions;
   protocols: Protocols;
+  saved_reports: SavedReports;
   saved_searches: SavedSearches;
   sessions: Sessions;
   socket_io_attachments: SocketIoAttachments;

@@ -4,7 +4,7 @@
  * up (pg-boss claims jobs with SKIP LOCKED; a schedule fires once per minute
  * across instances). Queues are declared here with their retry rules; the
  * handlers live with the module that owns the work (mail/outbox.ts,
- * workflow/engine.ts, cases/import.ts, cases/export.ts).
+ * workflow/engine.ts, cases/import.ts, cases/export.ts, datatape/export.ts).
  *
  * A job is a pointer (an outbox message id, an import or export id, nothing
  * for a sweep): its record stays in our own tables, which remain the truth a
@@ -38,6 +38,10 @@ export const QUEUES = {
   caseExport: 'case-export',
   /** An export whose every try failed or was cut off: the handler marks it failed. */
   caseExportFailed: 'case-export-failed',
+  /** One data tape file of a protocol: { id, userId } (datatape/export.ts); redone once, from the start. */
+  dataTape: 'data-tape',
+  /** A data tape whose every try failed or was cut off: the handler marks it failed. */
+  dataTapeFailed: 'data-tape-failed',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -54,7 +58,7 @@ export interface JobsOptions {
   mail: boolean;
   /** Run the minute schedules (the sweeps). Tests that call sweeps themselves leave this off. */
   schedules: boolean;
-  /** Run the CSV import and export of cases (the server does; so do the tests of import and export). */
+  /** Run the CSV import and export of cases and the data tape (the server does; so do the tests of import and export). */
   cases?: boolean;
   mailRetry?: JobRetry;
 }
@@ -121,6 +125,8 @@ export async function startJobs(
   await boss.createQueue(QUEUES.caseImport, { policy: 'singleton', ...CASE_IMPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseImportFailed });
   await boss.createQueue(QUEUES.caseExportFailed);
   await boss.createQueue(QUEUES.caseExport, { policy: 'singleton', ...CASE_EXPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseExportFailed });
+  await boss.createQueue(QUEUES.dataTapeFailed);
+  await boss.createQueue(QUEUES.dataTape, { policy: 'singleton', ...CASE_EXPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.dataTapeFailed });
 
   // Jobs are fetched in batches, and fetched again at once while batches come full (a burst of mail after a
   // bulk change or the demo seed goes out in seconds, not one message per poll). Each job of a batch
@@ -154,6 +160,8 @@ export async function startJobs(
     await work(QUEUES.caseImportFailed);
     await work(QUEUES.caseExport, CASE_EXPORT_RETRY.retryLimit, 1);
     await work(QUEUES.caseExportFailed);
+    await work(QUEUES.dataTape, CASE_EXPORT_RETRY.retryLimit, 1);
+    await work(QUEUES.dataTapeFailed);
   }
   if (options.schedules) {
     await work(QUEUES.overdueSweep);

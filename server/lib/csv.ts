@@ -1,10 +1,17 @@
 /**
- * CSV in and out (RFC 4180). Reading: UTF-8 only (a BOM is dropped; bytes
- * that are not UTF-8 are refused rather than turned into garbage), quoted
- * fields with commas, quotes and line breaks, a cap on rows and columns.
+ * CSV in and out (RFC 4180) through csv-parse and csv-stringify.
+ * Reading (small files held in memory: the masters' import; the case import
+ * streams through lib/tabular.ts): UTF-8 only (a BOM is dropped; bytes that
+ * are not UTF-8 are refused rather than turned into garbage), quoted fields
+ * with commas, quotes and line breaks, a cap on rows and columns.
  * Writing: every cell that a spreadsheet would run as a formula (starting
- * with =, +, -, @, tab or carriage return) is neutralised with a quote.
+ * with =, +, -, @, tab or carriage return) is neutralised with a quote;
+ * a BOM first, so spreadsheet programs read the file as UTF-8.
  */
+import { CsvError as ParseError } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
+import { type Options as StringifyOptions, type Stringifier, stringify as stringifyStream } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 
 export class CsvError extends Error {
   constructor(
@@ -35,75 +42,46 @@ export function decodeCsv(bytes: Uint8Array): string {
   return text;
 }
 
-/** Parses CSV text into rows of cells; the delimiter is a comma or, when the first line has none, a semicolon. */
+/** Parses CSV text into rows of cells; the delimiter is a comma or, when the first line has none, a semicolon. Blank lines are skipped. */
 export function parseCsv(text: string, limits: CsvLimits = {}): string[][] {
   const maxRows = limits.maxRows ?? 100_000;
   const maxColumns = limits.maxColumns ?? 200;
   const src = text.replace(/^\uFEFF/, '');
   const firstLine = src.slice(0, src.search(/\r?\n|$/));
   const delimiter = !firstLine.includes(',') && firstLine.includes(';') ? ';' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let i = 0;
-  let line = 1;
-  let quoted = false;
-  let quoteStartLine = 0;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-    if (row.length > maxColumns) throw new CsvError('tooManyColumns', line);
-  };
-  const endRow = () => {
-    endCell();
-    if (!(row.length === 1 && row[0] === '')) {
-      rows.push(row);
-      if (rows.length > maxRows) throw new CsvError('tooManyRows', line);
-    }
-    row = [];
-  };
-  while (i < src.length) {
-    const c = src[i];
-    if (quoted) {
-      if (c === '"') {
-        if (src[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      if (c === '\n') line++;
-      cell += c;
-      i++;
-      continue;
-    }
-    if (c === '"' && cell === '') {
-      quoted = true;
-      quoteStartLine = line;
-      i++;
-    } else if (c === delimiter) {
-      endCell();
-      i++;
-    } else if (c === '\r' && src[i + 1] === '\n') {
-      endRow();
-      line++;
-      i += 2;
-    } else if (c === '\n' || c === '\r') {
-      endRow();
-      line++;
-      i++;
-    } else {
-      cell += c;
-      i++;
-    }
+  // The line the last record ended on: an unterminated quote opens the record after it.
+  let lastLine = 0;
+  let count = 0;
+  let rows: string[][];
+  try {
+    rows = parse(src, {
+      delimiter,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      // A quote inside an unquoted cell (5'10") is text, as in Excel.
+      relax_quotes: true,
+      skip_empty_lines: true,
+      on_record: (record: string[], info) => {
+        if (record.length > maxColumns) throw new CsvError('tooManyColumns', info.lines);
+        if (++count > maxRows) throw new CsvError('tooManyRows', info.lines);
+        lastLine = info.lines;
+        return record;
+      },
+    });
+  } catch (e) {
+    if (e instanceof ParseError && e.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvError('unterminated', firstLineAfter(src, lastLine));
+    throw e;
   }
-  if (quoted) throw new CsvError('unterminated', quoteStartLine);
-  if (cell !== '' || row.length > 0) endRow();
   if (rows.length === 0) throw new CsvError('empty');
   return rows;
+}
+
+/** The first line past `line` with something on it (where the next record starts). */
+function firstLineAfter(text: string, line: number): number {
+  const lines = text.split(/\r\n|\n|\r/);
+  let at = line;
+  while (at < lines.length && lines[at] === '') at++;
+  return at + 1;
 }
 
 /** Header row + rows -> objects keyed by the (trimmed) header. */
@@ -118,13 +96,34 @@ const FORMULA = /^[=+\-@\t\r]/;
 /** Text that a spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) gets a leading quote. */
 export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
 
-/** A cell as written to CSV or a spreadsheet: never a formula, quoted when needed. */
-export function csvCell(value: unknown): string {
-  const text = neutralise(value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value));
-  return /[",\r\n;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/**
+ * How every exported CSV is written: CRLF rows, a BOM, every value's text
+ * neutralised (numbers too: CSV has no types, and -1+1 is a formula), dates
+ * as ISO 8601, booleans as true/false, a cell with a semicolon quoted (a
+ * spreadsheet set to semicolons would split it otherwise).
+ */
+const CSV_OPTIONS: StringifyOptions = {
+  bom: true,
+  record_delimiter: 'windows',
+  // A lone CR or LF in a cell is quoted too (csv-stringify quotes only the record delimiter once one is set).
+  quote_record_delimiter: true,
+  quoted_match: /;/,
+  cast: {
+    string: (v) => neutralise(v),
+    number: (v) => neutralise(String(v)),
+    bigint: (v) => neutralise(String(v)),
+    boolean: (v) => (v ? 'true' : 'false'),
+    date: (v) => v.toISOString(),
+    object: (v) => neutralise(JSON.stringify(v)),
+  },
+};
+
+/** A whole (small) table as CSV text. */
+export function toCsv(header: string[], rows: unknown[][]): string {
+  return stringify([header, ...rows], CSV_OPTIONS);
 }
 
-export function toCsv(header: string[], rows: unknown[][]): string {
-  // The BOM makes spreadsheet programs read the file as UTF-8.
-  return `\uFEFF${[header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+/** A CSV writer for a long table: write rows (arrays of cells) to it, pipe it where the bytes go. */
+export function csvStream(): Stringifier {
+  return stringifyStream(CSV_OPTIONS);
 }

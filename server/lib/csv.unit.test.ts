@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvError, csvCell, csvRecords, decodeCsv, parseCsv, toCsv } from './csv.js';
+import { CsvError, csvRecords, csvStream, decodeCsv, parseCsv, toCsv } from './csv.js';
 
 describe('parseCsv', () => {
   it('reads quotes, embedded commas, quotes and line breaks', () => {
@@ -37,14 +37,35 @@ describe('parseCsv', () => {
 });
 
 describe('writing', () => {
-  it.each(['=SUM(A1)', '+1', '-1+1', '@cmd', '\tx', '\rx'])('neutralises the formula %j', (value) => {
-    const cell = csvCell(value);
-    expect(cell.replace(/^"/, '')).toMatch(/^'/);
+  it.each(['=SUM(A1)', '+1', '-1+1', '@cmd', '\tx', '\rx', '=HYPERLINK("http://x","y")'])('neutralises the formula %j', (value) => {
+    const [, [cell]] = parseCsv(toCsv(['a'], [[value]]));
+    expect(cell).toBe(`'${value}`);
   });
 
-  it('quotes what needs it and round-trips', () => {
-    const text = toCsv(['a', 'b'], [['x, y', 'say "hi"'], [null, 3]]);
-    expect(text.startsWith('\uFEFF')).toBe(true);
-    expect(parseCsv(text)).toEqual([['a', 'b'], ['x, y', 'say "hi"'], ['', '3']]);
+  it('neutralises the text of numbers too (CSV has no types), and writes dates, booleans and empties plainly', () => {
+    const text = toCsv(['n', 'm', 'when', 'yes', 'no', 'none', 'missing'], [[-12.5, 700, new Date('2026-11-24T10:00:00Z'), true, false, null, undefined]]);
+    expect(parseCsv(text)[1]).toEqual(["'-12.5", '700', '2026-11-24T10:00:00.000Z', 'true', 'false', '', '']);
+  });
+
+  it('quotes what needs it (commas, quotes, line breaks, semicolons), writes CRLF rows after a BOM, and round-trips', () => {
+    const rows = [['x, y', 'say "hi"', 'two\nlines', 'a;b'], [null, 3, 'Bogotá', '']];
+    const text = toCsv(['a', 'b', 'c', 'd'], rows);
+    expect(text.startsWith('\uFEFFa,b,c,d\r\n')).toBe(true);
+    expect(text).toContain('"x, y","say ""hi""","two\nlines","a;b"\r\n');
+    expect(parseCsv(text)).toEqual([['a', 'b', 'c', 'd'], ['x, y', 'say "hi"', 'two\nlines', 'a;b'], ['', '3', 'Bogotá', '']]);
+  });
+
+  it('streams rows with the same rules: one BOM, each row as it comes', async () => {
+    const csv = csvStream();
+    const chunks: string[] = [];
+    csv.on('data', (chunk: Buffer | string) => chunks.push(String(chunk)));
+    const ended = new Promise((resolve) => csv.on('end', resolve));
+    csv.write(['number', 'note']);
+    for (let i = 0; i < 3; i++) csv.write([`2026-11-00000${i}`, i === 1 ? '@evil' : 'ok']);
+    csv.end();
+    await ended;
+    const text = chunks.join('');
+    expect(text.match(/\uFEFF/g)).toHaveLength(1);
+    expect(parseCsv(text)).toEqual([['number', 'note'], ['2026-11-000000', 'ok'], ['2026-11-000001', "'@evil"], ['2026-11-000002', 'ok']]);
   });
 });

@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { numberText, openTable, spoolToFile, TABLE_LIMITS, TableError, type TableRow } from './tabular.js';
-import { toXlsx, zip } from './xlsx.js';
+import { zip } from '../../tests/support/zip.js';
+import { tableBytes } from './tableFile.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-tabular-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -167,7 +168,7 @@ describe('kind by content', () => {
 
   it('takes a file named anything as what its content is', async () => {
     const p = path.join(dir, 'upload.csv');
-    writeFileSync(p, toXlsx(['a'], [['x']]));
+    writeFileSync(p, await tableBytes('xlsx', ['a'], [['x']]));
     expect((await openTable(p)).kind).toBe('xlsx');
   });
 });
@@ -237,14 +238,14 @@ describe('Excel', () => {
   it('reads workbooks whose sheet precedes its strings (kept aside by exceljs) and leaves no temporary file when stopped early', async () => {
     const ours = () => readdirSync(os.tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`));
     const before = ours().length;
-    // server/lib/xlsx.ts writes inline strings and no shared-strings part: exceljs copies the sheet aside first.
-    const p = file(toXlsx(['code', 'name'], [['A1', 'Ana'], [2, true], ['=SUM(1)', null]]));
+    // server/lib/xlsx.ts writes the sheet as its rows come, before the workbook's other parts: exceljs copies it aside first.
+    const p = file(await tableBytes('xlsx', ['code', 'name'], [['A1', 'Ana'], [2, true], ['=SUM(1)', null]]));
     const t = await read(p);
     expect(t.header).toEqual(['code', 'name']);
     expect(t.data).toEqual([
       { line: 2, cells: ['A1', 'Ana'] },
       { line: 3, cells: ['2', 'true'] },
-      // toXlsx neutralises what a spreadsheet would run: the quote is part of the text written.
+      // The writer neutralises what a spreadsheet would run: the quote is part of the text written.
       { line: 4, cells: ["'=SUM(1)"] },
     ]);
     for await (const row of (await openTable(p)).rows()) if (row) break;

@@ -1,63 +1,59 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, inflateRawSync } from 'node:zlib';
-import { describe, expect, test } from 'vitest';
-import { columnName, toXlsx } from './xlsx.js';
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, test } from 'vitest';
+import { tableBytes } from './tableFile.js';
+import { sheetNameOf } from './xlsx.js';
 
-/** Reads a zip through its central directory, checking every CRC. */
-function unzip(bytes: Buffer): Map<string, string> {
-  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = bytes.readUInt16LE(end + 10);
-  let at = bytes.readUInt32LE(end + 16);
-  const files = new Map<string, string>();
-  for (let i = 0; i < count; i++) {
-    expect(bytes.readUInt32LE(at)).toBe(0x02014b50);
-    const crc = bytes.readUInt32LE(at + 16);
-    const packedSize = bytes.readUInt32LE(at + 20);
-    const nameLength = bytes.readUInt16LE(at + 28);
-    const localAt = bytes.readUInt32LE(at + 42);
-    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    const dataAt = localAt + 30 + bytes.readUInt16LE(localAt + 26) + bytes.readUInt16LE(localAt + 28);
-    const raw = inflateRawSync(bytes.subarray(dataAt, dataAt + packedSize));
-    expect(crc32(raw), name).toBe(crc);
-    files.set(name, raw.toString('utf8'));
-    at += 46 + nameLength;
-  }
-  return files;
+const dir = mkdtempSync(path.join(tmpdir(), 'xlsx-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The workbook read back by exceljs (as Excel would open it): the sheet's name and its rows' values. */
+async function readBack(bytes: Buffer): Promise<{ name: string; rows: unknown[][] }> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as never);
+  const sheet = book.worksheets[0] as ExcelJS.Worksheet;
+  const rows: unknown[][] = [];
+  sheet.eachRow({ includeEmpty: true }, (row) => {
+    rows.push((row.values as unknown[]).slice(1));
+  });
+  return { name: sheet.name, rows };
 }
 
-describe('toXlsx', () => {
-  test('column names run A..Z, AA..', () => {
-    expect([0, 25, 26, 27, 51, 52, 701, 702].map(columnName)).toEqual(['A', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
-  });
-
-  test('a workbook with the parts Excel needs; numbers, booleans and text typed; formulas neutralised; XML escaped', () => {
-    const book = toXlsx(['number', 'rent', 'eligible', 'note'], [
-      ['2026-11-000001', 700, true, '=HYPERLINK("http://x","y")'],
-      ['2026-11-000002', -12.5, false, 'Tom & Jerry <b> "quoted"\u0001'],
-      ['2026-11-000003', null, undefined, '@SUM(A1)'],
+describe('Excel files (exceljs streaming writer)', () => {
+  test('a workbook Excel reads: numbers and booleans typed, formulas neutralised, text escaped, empty cells left empty', async () => {
+    const book = await tableBytes('xlsx', ['number', 'rent', 'eligible', 'note', 'when'], [
+      ['2026-11-000001', 700, true, '=HYPERLINK("http://x","y")', new Date('2026-11-24T10:00:00Z')],
+      ['2026-11-000002', -12.5, false, 'Tom & Jerry <b> "quoted"\u0001', null],
+      ['2026-11-000003', null, undefined, '@SUM(A1)', undefined],
+      ['2026-11-000004', Number.NaN, null, '-1+1', null],
     ], 'Cases: all');
-    const files = unzip(book);
-    expect([...files.keys()]).toEqual(['[Content_Types].xml', '_rels/.rels', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/worksheets/sheet1.xml']);
-    expect(files.get('xl/workbook.xml')).toContain('<sheet name="Cases  all"');
-    const sheet = files.get('xl/worksheets/sheet1.xml') as string;
-    expect(sheet).toContain('<c r="A1" t="inlineStr"><is><t xml:space="preserve">number</t></is></c>');
-    expect(sheet).toContain('<c r="B2"><v>700</v></c>');
-    expect(sheet).toContain('<c r="C2" t="b"><v>1</v></c>');
-    expect(sheet).toContain('<c r="B3"><v>-12.5</v></c>');
-    expect(sheet).toContain('<t xml:space="preserve">\'=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)</t>');
-    expect(sheet).toContain('<t xml:space="preserve">Tom &amp; Jerry &lt;b&gt; &quot;quoted&quot;</t>');
-    expect(sheet).toContain('<t xml:space="preserve">\'@SUM(A1)</t>');
-    // Empty cells are left out, not written as empty strings.
-    expect(sheet).toContain('<row r="4"><c r="A4" t="inlineStr"><is><t xml:space="preserve">2026-11-000003</t></is></c><c r="D4"');
+    expect(book.subarray(0, 2).toString()).toBe('PK');
+    const { name, rows } = await readBack(book);
+    expect(name).toBe('Cases  all');
+    expect(rows).toEqual([
+      ['number', 'rent', 'eligible', 'note', 'when'],
+      ['2026-11-000001', 700, true, '\'=HYPERLINK("http://x","y")', '2026-11-24T10:00:00.000Z'],
+      // A character XML cannot hold is dropped; &, < and quotes come back as written.
+      ['2026-11-000002', -12.5, false, 'Tom & Jerry <b> "quoted"'],
+      ['2026-11-000003', undefined, undefined, "'@SUM(A1)"],
+      ['2026-11-000004', undefined, undefined, "'-1+1"],
+    ]);
   });
 
-  test('Info-ZIP reads the archive without an error', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'xlsx-'));
+  test('cuts a cell at Excel’s 32,767 characters and names sheets as Excel allows', async () => {
+    const { rows } = await readBack(await tableBytes('xlsx', ['long'], [['x'.repeat(40_000)]]));
+    expect((rows[1]?.[0] as string).length).toBe(32_767);
+    expect(sheetNameOf('a/b\\c?d*e[f]g:h')).toBe('a b c d e f g h');
+    expect(sheetNameOf('x'.repeat(40))).toHaveLength(31);
+    expect(sheetNameOf('::')).toBe('Sheet1');
+  });
+
+  test('Info-ZIP reads the archive without an error', async () => {
     const file = path.join(dir, 'book.xlsx');
-    writeFileSync(file, toXlsx(['a'], Array.from({ length: 2000 }, (_, i) => [`row ${i}`])));
+    writeFileSync(file, await tableBytes('xlsx', ['a'], Array.from({ length: 2000 }, (_, i) => [`row ${i}`])));
     expect(execFileSync('unzip', ['-t', file], { encoding: 'utf8' })).toContain('No errors detected');
   });
 });

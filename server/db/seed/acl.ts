@@ -29,7 +29,7 @@ export const DEMO_ROLES: Array<{ code: string; name: string; description: string
       wf_tareas: ['show', 'create', 'update', 'accept', 'reject', 'restart_task'], menutareas: ['show'],
       admintasks: ['show', 'update', 'restart_task'], menuReportes: ['show'], excel_reports: ['show', 'export'],
       tareas_reports: ['show', 'export'], application_comments_reports: ['show'], user_comments_reports: ['show'],
-      reporte_data_tape: ['show', 'export'], formularios: CRUD, menu_maestros: CRUD, definiciones: CRUD,
+      reporte_data_tape: ['show', 'update', 'export'], formularios: CRUD, menu_maestros: CRUD, definiciones: CRUD,
       departamentos: CRUD, municipios: CRUD, wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD,
       wf_equipos_integrantes: CRUD, menu_dashboards: ['show'], dashboard_comments: ['show', 'update', 'delete'],
       menu_configuracion: ['show', 'update'], plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],

@@ -42,6 +42,15 @@ const APPLICANTS: Array<[string, string, string, number, number]> = [
   ['Felipe', 'Vargas', '05360', 1, 540], ['Daniela', 'Castro', '25899', 3, 1100], ['Santiago', 'Rojas', '11001', 4, 1720],
 ];
 
+/** What the demo's people fill in the task forms of the rental protocol when they accept (the history, history.ts, too). */
+export const DEMO_DECISIONS = {
+  intakeOk: { complete: 'yes' },
+  docsOk: { verified: ['lease', 'check_stubs'], allDocumentsOk: true },
+  eligible: { eligible: 'yes', amiPercent: 45 },
+  landlordOk: { landlordName: 'Inmobiliaria Central', landlordEmail: 'arriendos@example.org', leaseConfirmed: true },
+  pay: (amount: number) => ({ amount, paymentMethod: 'ach', approved: true }),
+};
+
 export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string) => void = () => {}): Promise<boolean> {
   const entity = await db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirst();
   if (!entity) return false;
@@ -127,11 +136,7 @@ export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string
     return id;
   };
   const accept = async (caseId: number, code: string, values: Record<string, unknown> = {}) => acceptTask(db, env, coord, await taskOf(caseId, code), { data: values });
-  const intakeOk = { complete: 'yes' };
-  const docsOk = { verified: ['lease', 'check_stubs'], allDocumentsOk: true };
-  const eligible = { eligible: 'yes', amiPercent: 45 };
-  const landlordOk = { landlordName: 'Inmobiliaria Central', landlordEmail: 'arriendos@example.org', leaseConfirmed: true };
-  const pay = (amount: number) => ({ amount, paymentMethod: 'ach', approved: true });
+  const { intakeOk, docsOk, eligible, landlordOk, pay } = DEMO_DECISIONS;
 
   // Drafts: saved but not submitted.
   for (const i of [10, 11]) await db.transaction().execute((trx) => createDraft(trx, app, { protocolId, projectId: project.id, ownerId: applicant, data: { firstName: APPLICANTS[i][0] } }));

@@ -2,7 +2,8 @@
  * The case list's current result as a CSV or Excel file: at once for small
  * results, or in the background with progress (`startExport`, a pg-boss job
  * on queue `case-export`, server/jobs/boss.ts). Cells that a spreadsheet
- * would run as formulas are neutralised by lib/csv and lib/xlsx.
+ * would run as formulas are neutralised by lib/csv and lib/xlsx (written
+ * through lib/tableFile.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,8 +12,7 @@ import { errorCatalog } from '../../../core/errors.js';
 import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { type Attempt, caseJobs, type Jobs, QUEUES } from '../../jobs/boss.js';
-import { toCsv } from '../../lib/csv.js';
-import { type Cell, toXlsx } from '../../lib/xlsx.js';
+import { type Cell, contentTypeOf, tableBytes, type TableFormat, XLSX_TYPE } from '../../lib/tableFile.js';
 import type { Actor } from '../acl/policy.js';
 import { actorForJob } from './import.js';
 import { checkFilters, countForExport, exportBatch, insertExport, mainFormFields, updateExport } from './repo.js';
@@ -20,10 +20,8 @@ import type { ExportQuery } from './schema.js';
 
 export const EXPORT_LIMIT = 100_000;
 const EXPORT_BATCH = 2_000;
-export type ExportFormat = 'csv' | 'xlsx';
-
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const contentTypeOf = (format: ExportFormat) => (format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_TYPE);
+export type ExportFormat = TableFormat;
+export { contentTypeOf, XLSX_TYPE };
 export const exportName = (format: ExportFormat) => `cases-${new Date().toISOString().slice(0, 10)}.${format}`;
 
 /**
@@ -61,8 +59,8 @@ export async function exportTable(db: Db, actor: Actor, query: ExportQuery, onBa
   return { header, body };
 }
 
-export function fileOf(format: ExportFormat, table: { header: string[]; body: unknown[][] }): Buffer {
-  return format === 'csv' ? Buffer.from(toCsv(table.header, table.body), 'utf8') : toXlsx(table.header, table.body as Cell[][], 'Cases');
+export function fileOf(format: ExportFormat, table: { header: string[]; body: unknown[][] }): Promise<Buffer> {
+  return tableBytes(format, table.header, table.body as Cell[][], 'Cases');
 }
 
 /** The singletonKey of an export's jobs: one try of an export at a time. */
@@ -120,7 +118,7 @@ export async function exportJob(db: Db, log: FastifyBaseLogger, data: Record<str
       if (attempt.signal?.aborted) throw new Error(`export ${id}: this try's claim is gone`);
       await updateExport(db, id, { done, total });
     });
-    await updateExport(db, id, { state: 'done', content: fileOf(format, table), filename: exportName(format) });
+    await updateExport(db, id, { state: 'done', content: await fileOf(format, table), filename: exportName(format) });
   } catch (e) {
     if (attempt.signal?.aborted) throw e;
     if (!(e instanceof AppError) && !attempt.lastTry) {

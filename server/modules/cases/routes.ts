@@ -96,7 +96,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, ...query } = request.query;
       const table = await exportTable(app.db, actorOf(request), query);
-      return reply.header('content-type', contentTypeOf(format)).header('content-disposition', `attachment; filename="${exportName(format)}"`).send(fileOf(format, table));
+      return reply.header('content-type', contentTypeOf(format)).header('content-disposition', `attachment; filename="${exportName(format)}"`).send(await fileOf(format, table));
     },
   );
 

@@ -6,14 +6,14 @@ import { makeCase, makeEntity, makeFile, makeMasterItem, makeProject, makePublis
  * Comments through the API: who reads which comments of a thread, numbering
  * under concurrency, the checklist derived from the latest marks, edit and
  * delete with the history, the dashboard's filters (days of the tenant's
- * zone), the tracking shapes, mention notifications, quick comments, and
+ * zone), mention notifications, quick comments, and
  * every bad input refused with nothing stored. The tenant, its people and
  * cases are made here with the factories.
  */
 const STAFF = { wf_tareas: ['show'], wf_casos: ['show'] } as const;
 const ROLES = {
   coordinator: {
-    ...STAFF, admin_cases: ['show'], dashboard_comments: ['show', 'update', 'delete'], application_comments_reports: ['show'], user_comments_reports: ['show'], historialaplicacion: ['show'],
+    ...STAFF, admin_cases: ['show'], dashboard_comments: ['show', 'update', 'delete'], historialaplicacion: ['show'],
   },
   reviewer: { ...STAFF, dashboard_comments: ['show'], historialaplicacion: ['show'] },
   applicant: { wf_casos: ['show'] },
@@ -291,36 +291,6 @@ describe('the comments dashboard', () => {
     // Without the dashboard's target.
     expect((await send(applicant, 'GET', '/api/comments')).statusCode).toBe(403);
     expect((await send(coordinator, 'GET', '/api/comments?from=2031-02-30')).statusCode).toBe(400);
-  });
-});
-
-describe('tracking', () => {
-  it("serves the spec's case and user tracking shapes", async () => {
-    const c = await newCase();
-    await post(coordinator, c.id, { body: 'Tracked one' });
-    await post(coordinator, c.id, { body: 'Tracked two' });
-    await send(coordinator, 'POST', `/api/cases/${c.id}/checklist/lease/accept`, {});
-    const cases = await send(coordinator, 'GET', '/api/comments/tracking/cases');
-    expect(cases.statusCode, cases.body).toBe(200);
-    const rows = cases.json<{ items: Array<Record<string, unknown>> }>().items.filter((r) => r.docnumber === c.serial);
-    expect(rows.map((r) => Object.keys(r).sort())[0]).toEqual(['comentario', 'docdate', 'docnumber', 'fecha', 'nombre', 'nrocomentario', 'status']);
-    expect(rows.map((r) => [r.nrocomentario, r.comentario, r.nombre, r.status])).toEqual([
-      [1, 'Tracked one', coordinator.name, 'PENDING'],
-      [2, 'Tracked two', coordinator.name, 'PENDING'],
-    ]);
-
-    const users = await send(coordinator, 'GET', `/api/comments/tracking/users?protocolId=${protocol.id}`);
-    expect(users.statusCode, users.body).toBe(200);
-    const mine = users.json<{ items: Array<Record<string, unknown>> }>().items.filter((r) => r.application_number === c.serial);
-    expect(mine).toEqual([
-      { usuario_id: coordinator.id, nombre: coordinator.name, application_number: c.serial, accion: 'comment_added', tipo: 'comment', total: 2 },
-      { usuario_id: coordinator.id, nombre: coordinator.name, application_number: c.serial, accion: 'document_accepted', tipo: 'document', total: 1 },
-    ]);
-    // Filtered to days with nothing.
-    expect((await send(coordinator, 'GET', '/api/comments/tracking/users?from=2000-01-01&to=2000-01-02')).json<{ items: unknown[] }>().items).toEqual([]);
-    // Each report has its target.
-    expect((await send(reviewer, 'GET', '/api/comments/tracking/cases')).statusCode).toBe(403);
-    expect((await send(reviewer, 'GET', '/api/comments/tracking/users')).statusCode).toBe(403);
   });
 });
 

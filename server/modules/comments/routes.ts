@@ -3,7 +3,8 @@
  * numbered per case, internal unless visible to the applicant; the document
  * checklist the comments mark and the review accepts; quick comments in the
  * reader's language; mentions of staff (which notify them, notifications/);
- * the comments dashboard with edit and delete; the reports' tracking shapes.
+ * the comments dashboard with edit and delete. (The spec's case and user
+ * tracking shapes are reports: server/modules/reports.)
  *
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read) or commands.ts (to change), and presents the answer. No SQL here.
@@ -14,7 +15,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../plugins/session.js';
 import { acceptChecklistDocument, addComment, deleteComment, editComment } from './commands.js';
-import { caseChecklist, caseTracking, findComment, listComments, listMentionable, listThread, quickComments, userTracking } from './repo.js';
+import { caseChecklist, findComment, listComments, listMentionable, listThread, quickComments } from './repo.js';
 import * as s from './schema.js';
 
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -112,25 +113,5 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteComment(app.db, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
-  );
-
-  // ---------------------------------------------------------------- tracking (the reports' shapes)
-
-  app.get(
-    '/api/comments/tracking/cases',
-    {
-      config: { access: { target: 'application_comments_reports', action: 'show' } },
-      schema: { tags: ['comments'], summary: 'Case tracking: one row per comment', querystring: s.trackingQuerySchema, response: { 200: s.caseTrackingSchema } },
-    },
-    async (request) => caseTracking(app.db, actorOf(request), request.query),
-  );
-
-  app.get(
-    '/api/comments/tracking/users',
-    {
-      config: { access: { target: 'user_comments_reports', action: 'show' } },
-      schema: { tags: ['comments'], summary: 'User tracking: per person, application and action, how many', querystring: s.trackingQuerySchema, response: { 200: s.userTrackingSchema } },
-    },
-    async (request) => userTracking(app.db, actorOf(request), request.query),
   );
 };

@@ -7,7 +7,6 @@ import { z } from 'zod';
 
 export {
   acceptDocumentSchema,
-  caseTrackingSchema,
   checklistSchema,
   commentFiltersSchema,
   commentListSchema,
@@ -19,8 +18,6 @@ export {
   mentionQuerySchema,
   newCommentSchema,
   quickCommentsSchema,
-  trackingQuerySchema,
-  userTrackingSchema,
 } from '../../../core/api/comments.js';
 export { idParams } from '../../../core/api/list.js';
 

@@ -50,6 +50,22 @@ export function visibleTasks(actor: Actor) {
         ]);
 }
 
+/**
+ * A condition on `t` (tasks): the actor's pending work, as its pending list
+ * shows it: open tasks it is responsible for, and the unassigned ones of its
+ * teams (the dashboard counts the same).
+ */
+export function pendingFor(actor: Actor) {
+  return (eb: ExpressionBuilder<Database & { t: Database['tasks'] }, 't'>) =>
+    eb.and([
+      eb('t.state', 'in', ['PENDING', 'UNASSIGNED', 'INCONSISTENCY']),
+      eb.or([
+        eb('t.responsible_user_id', '=', actor.userId),
+        eb.and([eb('t.responsible_user_id', 'is', null), eb('t.responsible_team_id', 'in', eb.selectFrom('team_members').where('user_id', '=', actor.userId).where('active', '=', true).select('team_id'))]),
+      ]),
+    ]);
+}
+
 const involved = (r: TaskRelation) => r.responsible || r.team !== null;
 
 /** Whether the actor may do this to a task it stands to as `r`, whatever the task's state. */

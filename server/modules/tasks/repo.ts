@@ -17,9 +17,10 @@ import { AppError } from '../../errors.js';
 import { containsPattern, type Page, paginate } from '../../lib/list.js';
 import { type Actor, can, type Doer } from '../acl/policy.js';
 import type { CaseRow } from '../cases/repo.js';
+import { tenantTimeZone } from '../cases/filters.js';
 import { visibleCases } from '../cases/policy.js';
 import { masterLabels } from '../forms/options.js';
-import { NO_RELATION, type TaskRelation, taskActions, visibleTasks } from './policy.js';
+import { NO_RELATION, pendingFor, type TaskRelation, taskActions, visibleTasks } from './policy.js';
 import { localName, localNameSql } from '../../lib/localName.js';
 
 type Trx = Transaction<Database>;
@@ -148,7 +149,7 @@ const searchTasks = (search: string) => (eb: TC) =>
 
 /** GET /api/tasks: every task the actor may see, filtered. */
 export async function listTasks(db: Db, actor: Actor, f: TaskFilters) {
-  const { search, sortBy = 'created_at', descending = true, state, protocolId, teamId, responsibleId, caseId, overdue, adhoc } = f;
+  const { search, sortBy = 'created_at', descending = true, state, protocolId, teamId, responsibleId, caseId, overdue, adhoc, code, from, to, handledBy } = f;
   let q = visible(db, actor);
   if (state) q = q.where('t.state', 'in', Array.isArray(state) ? state : [state]);
   if (protocolId) q = q.where('c.protocol_id', '=', protocolId);
@@ -157,6 +158,11 @@ export async function listTasks(db: Db, actor: Actor, f: TaskFilters) {
   if (caseId) q = q.where('t.case_id', '=', caseId);
   if (overdue !== undefined) q = q.where('t.overdue', '=', overdue);
   if (adhoc !== undefined) q = q.where('t.code', adhoc ? '=' : '<>', ADHOC_TASK_CODE);
+  if (code) q = q.where('t.code', '=', code);
+  // Days of the tenant's calendar, as the reports count them (reports/dimensions.ts).
+  if (from) q = q.where(sql<boolean>`t.created_at >= (${from}::date)::timestamp at time zone ${tenantTimeZone(actor)}`);
+  if (to) q = q.where(sql<boolean>`t.created_at < (${to}::date + 1)::timestamp at time zone ${tenantTimeZone(actor)}`);
+  if (handledBy) q = q.where(sql<boolean>`coalesce(t.decided_by, t.responsible_user_id) = ${handledBy}`);
   if (search) q = q.where(searchTasks(search) as never);
   q = q.orderBy(sortBy === 'name' ? localNameSql('t', actor.language) : sql.ref(`t.${sortBy}`), descending ? 'desc' : 'asc').orderBy('t.id', 'desc');
   const { rows, total } = await paginate(q, f);
@@ -170,13 +176,7 @@ export async function listPending(db: Db, actor: Actor, query: Page & { search?:
     .innerJoin('protocol_versions as v', 'v.id', 'c.protocol_version_id')
     .select(['c.possible_duplicated', 'c.data as case_data', 'v.definition as protocol_definition'])
     .select(myTeamRole(actor) as never)
-    .where('t.state', 'in', ['PENDING', 'UNASSIGNED', 'INCONSISTENCY'])
-    .where((eb) =>
-      eb.or([
-        eb('t.responsible_user_id', '=', actor.userId),
-        eb.and([eb('t.responsible_user_id', 'is', null), eb('t.responsible_team_id', 'in', eb.selectFrom('team_members').where('user_id', '=', actor.userId).where('active', '=', true).select('team_id'))]),
-      ]),
-    );
+    .where(pendingFor(actor) as never);
   if (search) q = q.where(searchTasks(search) as never);
   q = q.orderBy(sql`${sql.ref(`t.${sortBy}`)} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`).orderBy('t.id');
   const { rows, total } = await paginate(q, { page, limit });

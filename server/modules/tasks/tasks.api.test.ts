@@ -132,6 +132,32 @@ describe('task lists', () => {
     expect((await req('GET', '/api/tasks?state=NOPE', coordinator)).statusCode).toBe(400);
   });
 
+  it("filter by protocol task, the days they were created (the tenant's) and who handled them, as the reports drill into them", async () => {
+    const list = async (query: string) => (await req('GET', `/api/tasks?${query}&limit=100`, coordinator)).json<List<Task>>();
+    expect((await list('code=payment')).items.map((x) => x.code)).toEqual(['payment', 'payment']);
+    expect((await req('GET', '/api/tasks?code=NOPE!', coordinator)).statusCode).toBe(400);
+    // 04:00 UTC on 10 January is 23:00 on the 9th in Bogotá, the tenant's zone.
+    const supervisor = (await list('code=supervisor')).items[0];
+    const created = await t.db.selectFrom('tasks').where('id', '=', supervisor.id).select('created_at').executeTakeFirstOrThrow();
+    await t.db.updateTable('tasks').set({ created_at: new Date('2026-01-10T04:00:00Z') }).where('id', '=', supervisor.id).execute();
+    try {
+      expect((await list('from=2026-01-09&to=2026-01-09')).items.map((x) => x.id)).toEqual([supervisor.id]);
+      expect((await list('from=2026-01-10&to=2026-01-10')).total).toBe(0);
+    } finally {
+      await t.db.updateTable('tasks').set({ created_at: created.created_at }).where('id', '=', supervisor.id).execute();
+    }
+    // Handled: decided by the person, or held by it while undecided.
+    const decided = await t.db.selectFrom('tasks').where('state', '=', 'ACCEPTED').where('responsible_user_id', '<>', reviewerId).select('id').executeTakeFirstOrThrow();
+    const before = (await list(`handledBy=${reviewerId}`)).items.map((x) => x.id);
+    expect(before.length).toBeGreaterThan(0);
+    await t.db.updateTable('tasks').set({ decided_by: reviewerId }).where('id', '=', decided.id).execute();
+    try {
+      expect((await list(`handledBy=${reviewerId}`)).items.map((x) => x.id).sort()).toEqual([...before, decided.id].sort());
+    } finally {
+      await t.db.updateTable('tasks').set({ decided_by: null }).where('id', '=', decided.id).execute();
+    }
+  });
+
   it("show my pending tasks with the spec's columns", async () => {
     const res = (await req('GET', '/api/tasks/pending', reviewer)).json<List<Task & { section8: boolean; thirdParty: boolean; requireIncome: boolean; possibleDuplicated: boolean }>>();
     expect(res.total).toBeGreaterThan(0);

@@ -57,6 +57,8 @@ const CorrectionPage = lazyPage(() => import('../features/cases/case/CorrectionP
 // Settings.
 const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
 const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
+// Reports (ECharts loads later still, with the first chart).
+const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage.js'));
 // The public entry (no session).
 const PublicEntitiesPage = lazyPage(() => import('../features/public/PublicEntitiesPage.js'));
 const PublicEntityPage = lazyPage(() => import('../features/public/PublicEntityPage.js'));
@@ -125,6 +127,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/tareas/nuevo', element: <NewAdhocTaskPage />, handle: page('adhocTasks.newTitle', 'wf_tareas') },
           { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
+          { path: '/reportes', element: <ReportsPage />, handle: page('menu.reports', 'menuReportes') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
           { path: '/configuracion/correos', element: <OutboxPage />, handle: page('outbox.title', 'reenviarcorreos') },
         ],

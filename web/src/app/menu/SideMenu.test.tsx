@@ -72,6 +72,7 @@ describe('route patterns', () => {
       '/tareas/nuevo',
       '/pendings',
       '/admin-tasks',
+      '/reportes',
       '/configuracion/calendario',
       '/configuracion/correos',
       '/login',
@@ -99,16 +100,18 @@ describe('route patterns', () => {
 });
 
 describe('SideMenu', () => {
-  test('with the real routes an entry without a page is disabled, and Forms, Masters and Definitions are links', () => {
+  test('with the real routes an entry without a page is disabled, and Forms, Masters, Definitions and Reports are links', () => {
     renderMenu(fullMenu, collectRoutePatterns(appRoutes));
-    const reports = screen.getByRole('button', { name: 'Reports' });
-    expect(reports).toHaveAttribute('aria-disabled', 'true');
-    expect(reports).toHaveAttribute('tabindex', '-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const application = screen.getByRole('button', { name: 'Application' });
+    expect(application).toHaveAttribute('aria-disabled', 'true');
+    expect(application).toHaveAttribute('tabindex', '-1');
     const links = screen.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual(
       expect.arrayContaining([
         ['Applications', '/cases'],
         ['Drafts', '/cases/drafts'],
+        ['Reports', '/reportes'],
         ['Forms', '/formularios'],
         ['Masters', '/main'],
         ['Definitions', '/main/definiciones'],

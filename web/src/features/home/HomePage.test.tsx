@@ -12,7 +12,8 @@ import { HomePage } from './HomePage.js';
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
 vi.mock('../../app/session/session.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../app/session/session.js')>();
-  return { ...original, useSessionUser: () => session.user ?? { name: 'Demo Coordinator', targets: [] } };
+  // The dashboard's figures have tests of their own (HomeDashboard.test.tsx): here the user holds no task target.
+  return { ...original, useSessionUser: () => session.user ?? { name: 'Demo Coordinator', targets: [] }, useCan: () => () => false };
 });
 
 function renderHome(patterns: readonly string[]) {

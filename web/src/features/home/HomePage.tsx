@@ -8,7 +8,8 @@ import { Link } from 'react-router';
 import type { MenuEntry, MenuLink } from '../../../../core/menu.js';
 import { useIsImplemented } from '../../app/menu/implementedRoutes.js';
 import { useMenuEntries } from '../../app/menu/useMenuEntries.js';
-import { useSessionUser } from '../../app/session/session.js';
+import { useCan, useSessionUser } from '../../app/session/session.js';
+import { DashboardTiles } from '../reports/DashboardTiles.js';
 
 /** A module to show on the home page, with the menu group it sits in. */
 interface ModuleCard {
@@ -26,11 +27,14 @@ export function HomePage() {
   const { t } = useTranslation();
   const user = useSessionUser();
   const cards = toCards(useMenuEntries());
+  // Staff who work on tasks see their figures first; applicants keep the list of their modules.
+  const staff = useCan()('wf_tareas', 'show');
   return (
     <>
       <Typography variant="h4" component="h1" gutterBottom sx={{ overflowWrap: 'anywhere' }}>
         {t('home.welcome', { name: user.name })}
       </Typography>
+      {staff && <DashboardTiles />}
       <Typography variant="h6" component="h2" gutterBottom>
         {t('home.modules')}
       </Typography>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { stateLabelKey, TASK_STATES, type TaskState } from '../../../../core/workflow/states.js';
 import { useCan } from '../../app/session/session.js';
 import { FilterBar, FilterMultiSelect, FilterSelect } from '../../components/page/index.js';
@@ -12,7 +13,16 @@ export interface TaskFilterValues {
   protocolId: string;
   teamId: string;
   overdue: '' | 'true' | 'false';
+  /**
+   * Conditions a report's drill-down brings in the address (GET /api/tasks
+   * takes them; the filter bar has no field for them): one task of the
+   * protocols, a period of creation, who handled or holds the tasks.
+   */
+  drilled?: DrilledTaskFilters;
 }
+
+export const DRILLED_TASK_FILTERS = ['code', 'from', 'to', 'handledBy', 'responsibleId'] as const;
+export type DrilledTaskFilters = Partial<Record<(typeof DRILLED_TASK_FILTERS)[number], string>>;
 
 export const NO_FILTERS: TaskFilterValues = { states: [], protocolId: '', teamId: '', overdue: '' };
 
@@ -24,6 +34,75 @@ export function useTaskFilters(onChange: () => void) {
     onChange();
   };
   return { filters, update };
+}
+
+const isTaskState = (value: string): value is TaskState => (TASK_STATES as readonly string[]).includes(value);
+
+/** A task list's filters read from the address (/tasks?state=PENDING&protocolId=3&code=intake…). */
+export function readTaskFilters(params: URLSearchParams): TaskFilterValues {
+  const overdue = params.get('overdue');
+  const drilled: DrilledTaskFilters = {};
+  for (const name of DRILLED_TASK_FILTERS) {
+    const value = params.get(name);
+    if (value) drilled[name] = value;
+  }
+  return {
+    states: params.getAll('state').filter(isTaskState),
+    protocolId: params.get('protocolId') ?? '',
+    teamId: params.get('teamId') ?? '',
+    overdue: overdue === 'true' || overdue === 'false' ? overdue : '',
+    ...(Object.keys(drilled).length > 0 && { drilled }),
+  };
+}
+
+/**
+ * The filters of a task list kept in its address, so that a link (a report's
+ * drill-down, a dashboard tile) opens the list filtered and Back returns to
+ * it. A change goes back to the first page.
+ */
+export function useTaskUrlFilters(onChange: () => void) {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => readTaskFilters(params), [params]);
+  const latest = useRef(params);
+  latest.current = params;
+  const changed = useRef(onChange);
+  changed.current = onChange;
+  const write = useCallback(
+    (change: (next: URLSearchParams) => void) => {
+      const next = new URLSearchParams(latest.current);
+      change(next);
+      if (next.toString() === latest.current.toString()) return;
+      latest.current = next;
+      setParams(next);
+      changed.current();
+    },
+    [setParams],
+  );
+  const update = useCallback(
+    (patch: Partial<TaskFilterValues>) =>
+      write((next) => {
+        for (const [key, value] of Object.entries(patch)) {
+          if (key === 'drilled') continue;
+          const name = key === 'states' ? 'state' : key;
+          next.delete(name);
+          if (Array.isArray(value)) for (const v of value) next.append(name, v);
+          else if (typeof value === 'string' && value !== '') next.set(name, value);
+        }
+      }),
+    [write],
+  );
+  /** Drops one condition a drill-down brought (`from` and `to` go together). */
+  const dropDrilled = useCallback(
+    (name: (typeof DRILLED_TASK_FILTERS)[number]) =>
+      write((next) => {
+        if (name === 'from' || name === 'to') {
+          next.delete('from');
+          next.delete('to');
+        } else next.delete(name);
+      }),
+    [write],
+  );
+  return { filters, update, dropDrilled };
 }
 
 interface TaskFiltersProps {

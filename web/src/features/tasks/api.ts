@@ -92,6 +92,7 @@ export function useTaskList(params: ListParams, filters: TaskFilterValues, fixed
     if (filters.protocolId) query.set('protocolId', filters.protocolId);
     if (filters.teamId) query.set('teamId', filters.teamId);
     if (filters.overdue) query.set('overdue', filters.overdue);
+    for (const [name, value] of Object.entries(filters.drilled ?? {})) if (value) query.set(name, value);
     return query.toString();
   }, [params, filters, fixedQuery]);
   return useQuery({
