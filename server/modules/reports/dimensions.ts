@@ -132,9 +132,10 @@ export function factConditions(dataset: ReportDataset, actor: Actor, f: Partial<
 
 /** Days a record took: a task from creation to decision (its closing, or now, while undecided); an application from its date to its end (or now). */
 export function daysOf(dataset: ReportDataset): RawBuilder<number> {
-  if (dataset === 'tasks') return sql<number>`(extract(epoch from (coalesce(t.decided_at, case when t.state = 'CLOSED' then t.updated_at end, now()) - t.created_at)) / 86400)::float8`;
+  // date_part answers float8; extract answers numeric since PostgreSQL 14, which costs the pivot half its time.
+  if (dataset === 'tasks') return sql<number>`date_part('epoch', coalesce(t.decided_at, case when t.state = 'CLOSED' then t.updated_at end, now()) - t.created_at) / 86400`;
   if (dataset === 'cases') {
-    return sql<number>`(extract(epoch from (coalesce(case when c.state in ('SUCCESS', 'REJECTED', 'CLOSED') then c.closed_at end, now()) - coalesce(c.doc_date, c.created_at))) / 86400)::float8`;
+    return sql<number>`date_part('epoch', coalesce(case when c.state in ('SUCCESS', 'REJECTED', 'CLOSED') then c.closed_at end, now()) - coalesce(c.doc_date, c.created_at)) / 86400`;
   }
   return sql<number>`0::float8`;
 }

@@ -367,7 +367,7 @@ async function caseExtras(db: Db, actor: Actor, rows: CaseRowRecord[]) {
       .execute(),
     // Each change of state lasts until the next one (the current one until now).
     sql<{ case_id: number; state: string; days: number }>`
-      select s.case_id, s.state, sum(extract(epoch from (coalesce(s.until, now()) - s.at)) / 86400)::float8 as days
+      select s.case_id, s.state, sum(date_part('epoch', coalesce(s.until, now()) - s.at) / 86400) as days
       from (
         select e.case_id, e.detail->>'to' as state, e.created_at as at, lead(e.created_at) over (partition by e.case_id order by e.created_at, e.id) as until
         from case_events e
@@ -485,21 +485,25 @@ async function userActionsSelect(db: Executor, actor: Actor, q: Omit<UserActions
   const { zone } = await calendarOf(db, actor);
   const { where, needsCases } = factConditions('events', actor, filters, zone);
   const people = q.search ? sql`u.entity_id = ${actor.entityId} and u.name ilike ${containsPattern(q.search)}` : sql`u.entity_id = ${actor.entityId}`;
-  const from = sql`users u cross join lateral (
+  const direction = sql.raw(q.descending === true ? 'desc' : 'asc');
+  // The people already in order, so that PostgreSQL sorts one person's groups at a time (an incremental sort)
+  // and stops at the page's end, instead of sorting every group of the tenant (4.1 s against 0.5 s at 1.2
+  // million events, bench/reports.ts); the cases' numbers are joined to the page only.
+  const from = sql`(select u.id, u.name from users u where ${people} order by u.name ${direction}, u.id ${direction}) u cross join lateral (
       select e.case_id, e.action, e.type, count(*)::int as total
       from ${factsFrom('events', needsCases)}
       where ${allOf([sql<SqlBool>`e.entity_id = ${actor.entityId}`, sql<SqlBool>`e.user_id = u.id`, ...where])}
       group by e.case_id, e.action, e.type
     ) g`;
-  const direction = sql.raw(q.descending === true ? 'desc' : 'asc');
   return {
     page: (limit: number, offset: number) =>
-      sql<ActionRecord>`select u.id as user_id, u.name, g.case_id, cc.serial, g.action, g.type, g.total
-        from ${from} join cases cc on cc.id = g.case_id
-        where ${people}
-        order by u.name ${direction}, u.id ${direction}, g.case_id, g.action, g.type
-        limit ${limit} offset ${offset}`,
-    count: (cap: number) => sql<{ n: number }>`select count(*)::int as n from (select 1 from ${from} where ${people} limit ${cap + 1}) x`,
+      sql<ActionRecord>`select p.user_id, p.name, p.case_id, cc.serial, p.action, p.type, p.total
+        from (select u.id as user_id, u.name, g.case_id, g.action, g.type, g.total from ${from}
+              order by u.name ${direction}, u.id ${direction}, g.case_id, g.action, g.type
+              limit ${limit} offset ${offset}) p
+        join cases cc on cc.id = p.case_id
+        order by p.name ${direction}, p.user_id ${direction}, p.case_id, p.action, p.type`,
+    count: (cap: number) => sql<{ n: number }>`select count(*)::int as n from (select 1 from ${from} limit ${cap + 1}) x`,
   };
 }
 const actionRow = (r: ActionRecord) => ({
@@ -577,7 +581,7 @@ export async function dashboard(db: Db, actor: Actor): Promise<Dashboard> {
       .where('t.decided_at', '>=', since)
       .where('t.state', 'in', ['ACCEPTED', 'REJECTED'])
       .groupBy(['t.protocol_id', 't.code'])
-      .select(['t.protocol_id', 't.code', n.as('n'), sql<number>`avg(extract(epoch from (t.decided_at - t.created_at)) / 86400)::float8`.as('avg')])
+      .select(['t.protocol_id', 't.code', n.as('n'), sql<number>`avg(date_part('epoch', t.decided_at - t.created_at) / 86400)`.as('avg')])
       .execute(),
   ]);
 
