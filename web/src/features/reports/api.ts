@@ -63,13 +63,18 @@ export function useReportPivot(kind: ReportKind, queryString: string, enabled = 
   });
 }
 
-/** One page of a report's rows (`queryString` holds the filters, paging and sort). */
+/**
+ * One page of a report's rows (`queryString` holds the filters, paging and
+ * sort). The previous page stays on screen while the next loads, but only
+ * rows of the same source: another report's rows have other fields, which
+ * the new columns cannot render.
+ */
 export function useReportRows<T>(source: RowsSource, queryString: string, enabled = true) {
   return useQuery({
     queryKey: reportKeys.rows(source, queryString),
     queryFn: ({ signal }) => apiFetch<ListPage<T>>(`${ROWS_PATHS[source]}?${queryString}`, { signal }),
     enabled,
-    placeholderData: keepPreviousData,
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === source ? previous : undefined),
     meta: { silentError: true },
   });
 }
