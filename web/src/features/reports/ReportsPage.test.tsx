@@ -210,6 +210,17 @@ describe('/reportes', () => {
     expect(new URLSearchParams(router.state.location.search).get('sortBy')).toBe('days');
   });
 
+  test('from one report’s rows to another’s: the old rows are not drawn under the new columns while the new ones load', async () => {
+    setScreenWidth(1366);
+    serve();
+    renderApp('/reportes?report=task-details');
+    await screen.findByRole('table', { name: 'Task details: Rows' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Tracking by user' }));
+    const table = await screen.findByRole('table', { name: 'Tracking by user: Rows' });
+    expect(await within(table).findByText('2026-11-000007')).toBeInTheDocument();
+    expect(screen.queryByText('Please reload the page')).not.toBeInTheDocument();
+  });
+
   test('downloads the view on screen: its filters and layout, as the chosen format', async () => {
     setScreenWidth(1366);
     vi.mocked(saveBlob).mockClear();
