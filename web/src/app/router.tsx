@@ -59,6 +59,7 @@ const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSet
 const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
 // Reports (ECharts loads later still, with the first chart).
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage.js'));
+const DataTapePage = lazyPage(() => import('../features/datatape/DataTapePage.js'));
 // The public entry (no session).
 const PublicEntitiesPage = lazyPage(() => import('../features/public/PublicEntitiesPage.js'));
 const PublicEntityPage = lazyPage(() => import('../features/public/PublicEntityPage.js'));
@@ -128,6 +129,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/pendings', element: <PendingsPage />, handle: page('menu.pendings', 'menutareas') },
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
           { path: '/reportes', element: <ReportsPage />, handle: page('menu.reports', 'menuReportes') },
+          { path: '/reportes/data-tape', element: <DataTapePage />, handle: page('dataTape.title', 'reporte_data_tape') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
           { path: '/configuracion/correos', element: <OutboxPage />, handle: page('outbox.title', 'reenviarcorreos') },
         ],

@@ -73,6 +73,7 @@ describe('route patterns', () => {
       '/pendings',
       '/admin-tasks',
       '/reportes',
+      '/reportes/data-tape',
       '/configuracion/calendario',
       '/configuracion/correos',
       '/login',

@@ -1,4 +1,5 @@
 import BookmarksOutlined from '@mui/icons-material/BookmarksOutlined';
+import TableViewOutlined from '@mui/icons-material/TableViewOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -9,6 +10,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { EXPORT_TARGET, REPORT_KINDS, REPORTS, type ReportKind, type ReportView } from '../../../../core/api/reports.js';
 import { useCan } from '../../app/session/session.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -36,11 +38,17 @@ export default function ReportsPage() {
   const tabsId = useId();
   const { state } = url;
   const userName = useKnownUserName(state?.filters.userId ?? '');
+  // The data tape has a page of its own (/reportes/data-tape), reached from here.
+  const dataTape = can('reporte_data_tape', 'show') && (
+    <Button component={RouterLink} to="/reportes/data-tape" variant="outlined" startIcon={<TableViewOutlined />}>
+      {t('dataTape.open')}
+    </Button>
+  );
 
   if (!state) {
     return (
       <>
-        <PageHeader title={t('reports.title')} />
+        <PageHeader title={t('reports.title')}>{dataTape}</PageHeader>
         <Typography>{t('reports.noneReadable')}</Typography>
       </>
     );
@@ -60,6 +68,7 @@ export default function ReportsPage() {
             {t('reports.saved.button')}
           </Button>
           {can(EXPORT_TARGET, 'export') && <ExportMenu state={state} />}
+          {dataTape}
         </Box>
       </PageHeader>
       <Tabs
