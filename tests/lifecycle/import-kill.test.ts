@@ -67,7 +67,10 @@ describe('a bulk import cut off by kill -9', () => {
     const get2 = async <T>(p: string) => (await (await fetch(`${url}${p}`, { headers: { cookie: cookie2 } })).json()) as T;
     let done: Job;
     for (;;) {
-      done = await get2<Job>(`/api/cases/imports/${job.id}`);
+      // A server that went away says why.
+      done = await get2<Job>(`/api/cases/imports/${job.id}`).catch((e: Error) => {
+        throw new Error(`${e.message} (${String(e.cause)}); the restarted server said:\n${server.output().slice(-6000)}`);
+      });
       if (done.status !== 'running') break;
       await new Promise((r) => setTimeout(r, 500));
     }
