@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { ensureDatabase } from '../server/db/database.js';
 import { migrate } from '../server/db/migrate.js';
 import { openDb } from '../server/db/pool.js';
@@ -35,7 +36,9 @@ if (process.argv[2] === 'child') {
   await h.close();
 } else {
   const server = await benchDatabase('tape');
-  const url = await ensureDatabase(server.url, 'casebook_tape');
+  // A database of this run's own, dropped at the end (on a shared server a second run would find the first's cases).
+  const dbName = `casebook_tape_${Date.now().toString(36)}`;
+  const url = await ensureDatabase(server.url, dbName);
   const h = openDb(url, { max: 4 });
   try {
     await migrate(h.db);
@@ -75,6 +78,10 @@ if (process.argv[2] === 'child') {
     }
   } finally {
     await h.close();
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
     await server.drop();
   }
 }

@@ -282,7 +282,7 @@ async function explainPlans(entityId: number, teamId: number) {
     ['reports-tracking-by-user', () => pivotReport(logged, actor, 'tracking-by-user', {}), (q) => q.sql.includes('grouping sets')],
     ['reports-task-details-page', () => taskRows(logged, actor, { page: 1, limit: 20, teamId, state: 'PENDING' }), (q) => q.sql.includes('limit')],
     ['reports-dashboard-decisions', () => dashboard(logged, actor), (q) => q.sql.includes("filter (where t.state = 'ACCEPTED')")],
-    ['reports-dashboard-average-days', () => dashboard(logged, actor), (q) => q.sql.includes('avg(extract')],
+    ['reports-dashboard-average-days', () => dashboard(logged, actor), (q) => q.sql.includes("avg(date_part('epoch'")],
   ];
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
