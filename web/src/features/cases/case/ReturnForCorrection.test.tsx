@@ -137,7 +137,7 @@ describe('Return for correction (staff)', () => {
     renderApp('/cases/42');
     const bar = await screen.findByRole('toolbar', { name: 'Acciones de la radicación' });
     fireEvent.click(within(bar).getByRole('button', { name: 'Devolver para corrección' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Devolver la solicitud 2026-11-000042 para corrección' });
+    const dialog = await screen.findByRole('dialog', { name: 'Devolver la radicación 2026-11-000042 para corrección' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Devolver al solicitante' }));
     const summary = await within(dialog).findByRole('alert');
     expect(within(summary).getByRole('heading', { name: 'Hay un problema' })).toBeInTheDocument();
@@ -145,7 +145,7 @@ describe('Return for correction (staff)', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Motivo' }), { target: { value: 'Falta la firma' } });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Renta mensual' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Devolver al solicitante' }));
-    expect(await screen.findByText('La solicitud fue devuelta a su solicitante')).toBeInTheDocument();
+    expect(await screen.findByText('La radicación fue devuelta a su solicitante')).toBeInTheDocument();
     expect(posted[0]?.body).toEqual({ reason: 'Falta la firma', fields: ['payRent'], documents: [], version: 3 });
     const notice = await screen.findByRole('region', { name: 'Devuelta para corrección' });
     expect(within(notice).getByText('Renta mensual')).toBeInTheDocument();
