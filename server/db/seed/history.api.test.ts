@@ -100,6 +100,17 @@ describe('the demo history', () => {
     expect(await d.db.selectFrom('mail_outbox').where('case_id', 'in', ids).select('id').execute()).toEqual([]);
   });
 
+  it('leaves the demo plan the room it had for new accounts (the public sign-up of the demo entity)', async () => {
+    const e = await d.db
+      .selectFrom('entities as e')
+      .where('e.docnumber', '=', '900100200')
+      .select(['e.account_limit', sql<number>`(select count(*)::int from users u where u.entity_id = e.id)`.as('used')])
+      .executeTakeFirstOrThrow();
+    // 50 accounts in the plan, the demo's own users, and the history's applicants on top.
+    expect(e.account_limit).toBe(50 + COUNT);
+    expect(e.account_limit - e.used).toBeGreaterThan(30);
+  });
+
   it('runs once', async () => {
     expect(await seedDemoHistory(d.db, env)).toBe(0);
     const count = await d.db.selectFrom('users').where('email', 'like', `%@${HISTORY_EMAIL_DOMAIN}`).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();

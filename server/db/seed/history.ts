@@ -263,6 +263,9 @@ export async function seedDemoHistory(db: Db, env: NotifyEnv, log: (msg: string)
     )
     .returning('id')
     .execute();
+  // The history's applicants do not take the places the demo's plan leaves for new accounts (the public
+  // sign-up of the demo entity, an admin's new user): the plan grows by as many as were added.
+  await db.updateTable('entities').set((eb) => ({ account_limit: eb('account_limit', '+', owners.length) })).where('id', '=', entityId).execute();
 
   const actors = new Map<number, Promise<Actor>>();
   const actorOf = (userId: number) => {
