@@ -16,9 +16,10 @@ import { writeCookie } from '../lib/cookies.js';
 if (typeof __APP_VERSION__ === 'undefined') vi.stubGlobal('__APP_VERSION__', '0.0.0-test');
 
 // Pages load lazily: the first one of a file compiles its modules, which can take seconds on a busy machine
-// (CI saw six tests of this project miss a 5 s wait while other suites ran on the same two cores). A wait ends
-// as soon as what it looks for appears, so a long limit costs a passing test nothing.
-configure({ asyncUtilTimeout: 15_000 });
+// (CI saw six tests of this project miss a 5 s wait while other suites ran on the same two cores, and later
+// two first tests miss 15 s: FormBuilderPage's and TasksPage's). A wait ends as soon as what it looks for
+// appears, so a long limit costs a passing test nothing; tests/support/web-setup.ts says the same.
+configure({ asyncUtilTimeout: 30_000 });
 
 /** The version this test build believes it is. */
 export const testVersion = (): string => __APP_VERSION__;
