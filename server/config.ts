@@ -49,6 +49,7 @@ const envSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   DEMO_DATA: onOff.optional(),
+  DEMO_HISTORY: onOff.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -67,6 +68,8 @@ export interface Config {
   database: { url: string | undefined; embedded: boolean };
   mail: { smtpUrl: string | undefined };
   demoData: boolean;
+  /** With the demo, six months of applications behind it for the reports (db/seed/history.ts): some 10 s of the first start. */
+  demoHistory: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** JSON lines for production and pipes; short lines for a person at a terminal. */
   logFormat: 'json' | 'pretty';
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
     database: { url: e.DATABASE_URL, embedded },
     mail: { smtpUrl: e.SMTP_URL },
     demoData: e.DEMO_DATA ?? embedded,
+    demoHistory: e.DEMO_HISTORY ?? true,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
   };

@@ -20,6 +20,9 @@ describe('loadConfig', () => {
     expect(c.database).toEqual({ url: 'postgres://u@db.example:5432/app', embedded: false });
     expect(c.demoData).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/app', DEMO_DATA: 'on' }).demoData).toBe(true);
+    // The demo's six months of history come with it unless turned off.
+    expect(c.demoHistory).toBe(true);
+    expect(loadConfig({ DEMO_HISTORY: 'off' }).demoHistory).toBe(false);
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash', () => {

@@ -102,7 +102,7 @@ async function run(): Promise<void> {
   cleanup.unshift(() => app.close());
   // Demo cases are made through the engine, so they need the app's mail and links; behind them, once, six months of
   // history for the reports and the dashboard.
-  if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m)))) await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
+  if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m))) && config.demoHistory) await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
   try {
     await app.listen({ port: config.http.port, host: config.http.host });
   } catch (e) {

@@ -83,10 +83,12 @@ describe('a newcomer clones and starts', () => {
     cleanup.push(() => rmSync(expected, { recursive: true, force: true }));
     const port = await freePort();
 
-    const first = startServer({ DATA_DIR: '', PORT: String(port), LOG_LEVEL: 'info' }, { cwd: checkout });
+    // As npm start runs it, the demo's history too.
+    const first = startServer({ DATA_DIR: '', PORT: String(port), LOG_LEVEL: 'info', DEMO_HISTORY: 'on' }, { cwd: checkout });
     await first.waitFor(READY, 120_000);
     expect(dataLine(first)).toBe(expected);
     expect(first.output()).toContain('demo data seeded');
+    expect(first.output()).toMatch(/seeded the demo history: 200 applications over six months/);
     expect(first.output()).toMatch(/not in the checkout's data\/: .*'postgres' user .* cannot reach it \(.*casebook-home-\w+ is private\)/);
     expect(first.output()).toContain('coordinator@demo.test');
     expect(existsSync(path.join(expected, 'pg', 'PG_VERSION'))).toBe(true);

@@ -16,7 +16,7 @@ export default async function setup(project: TestProject) {
   await ensureWebBuild(() => {});
   const dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'casebook-e2e-'));
   const port = await freePort();
-  const server = startServer({ DATA_DIR: dir, PORT: String(port) });
+  const server = startServer({ DATA_DIR: dir, PORT: String(port), DEMO_HISTORY: 'on' });
   await server.waitFor(/is running at/, 120_000);
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   return async () => {

@@ -26,7 +26,9 @@ export interface StartOptions {
 export function startServer(env: Record<string, string>, { nodeArgs = [], cwd = ROOT, uid, gid }: StartOptions = {}): ServerProcess {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(cwd, 'server/main.ts')], {
     cwd,
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    // The demo's six months of history only where a test asks for it (the browser journeys' server does): a
+    // restart or a fault needs no reports, and each fresh start would pay some 10 s for them.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_HISTORY: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(uid !== undefined ? { uid, gid } : {}),
   });
