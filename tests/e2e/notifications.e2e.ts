@@ -31,6 +31,8 @@ describe('email templates and notifications', () => {
     try {
       const page = await coordinatorCtx.newPage();
       await page.goto('/plantillas-correo');
+      // Found by its name: the tenant's defaults are more than a page since correction_cancelled came (0027).
+      await page.getByLabel('Buscar por nombre o asunto').fill('Task assigned');
       await page.getByRole('link', { name: 'Editar: Task assigned', exact: true }).click();
       await page.getByRole('tab', { name: 'Español' }).click();
       const subject = page.getByRole('textbox', { name: 'Asunto (Español)' });
