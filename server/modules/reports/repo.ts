@@ -61,6 +61,21 @@ export async function calendarOf(db: Executor, actor: Actor): Promise<{ zone: st
   return rows[0];
 }
 
+/**
+ * Runs a read in one read-only transaction whose session time zone is the
+ * tenant's: the dimensions' months and days (`col::timestamp`, `col::date`)
+ * are then the tenant's calendar without naming the zone on every row.
+ */
+async function inTenantZone<T>(db: Db, zone: string, read: (trx: Trx) => Promise<T>): Promise<T> {
+  return db
+    .transaction()
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      await sql`select set_config('TimeZone', ${zone}, true)`.execute(trx);
+      return read(trx);
+    });
+}
+
 /** The facts' tables: tasks (`t`), applications (`c`) or history events (`e`), with the application joined when needed. */
 function factsFrom(dataset: ReportDataset, joinCases: boolean): RawBuilder<unknown> {
   if (dataset === 'tasks') return joinCases ? sql`tasks t join cases c on c.id = t.case_id` : sql`tasks t`;
@@ -93,8 +108,8 @@ export async function pivotReport(db: Db, actor: Actor, kind: ReportKind, query:
   const joinCases = needsCases || rowDim.needsCases || Boolean(colDim?.needsCases);
   // First the facts grouped by the raw columns of the row and column (parallel, one hash per worker), then
   // their groups rolled up into cells, row, column and grand totals (GROUPING SETS over a few dozen groups).
-  const rowCols = rowDim.columns(zone);
-  const colCols = colDim ? colDim.columns(zone) : [];
+  const rowCols = rowDim.columns();
+  const colCols = colDim ? colDim.columns() : [];
   const alias = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => sql.ref(`${prefix}${i + 1}`));
   const r = alias('r', rowCols.length);
   const c = alias('k', colCols.length);
@@ -108,7 +123,7 @@ export async function pivotReport(db: Db, actor: Actor, kind: ReportKind, query:
         from (${groups}) g group by grouping sets ((${sql.join([...r, ...c])}), (${sql.join(r)}), (${sql.join(c)}), ())`
     : sql<Grouped>`select ${rowDim.key(r)} as rk, null::text as ck, (grouping(${sql.join(r)}) <> 0)::int as gr, 1 as gc, coalesce(sum(n), 0)::int as n, coalesce(sum(s), 0)::float8 as s
         from (${groups}) g group by grouping sets ((${sql.join(r)}), ())`;
-  const rows = (await grouped.execute(db)).rows;
+  const rows = await inTenantZone(db, zone, async (trx) => (await grouped.execute(trx)).rows);
 
   const rowKeys = new Set<string | null>();
   const colKeys = new Set<string | null>();
