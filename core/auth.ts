@@ -100,6 +100,8 @@ export const sessionSchema = z.object({
     language: z.enum(['en', 'es']),
     timeZone: z.string(),
     entity: z.object({ docnumber: z.string(), name: z.string() }),
+    /** A platform operator: the agencies pages (`/crear-entidad`) and their menu entry. */
+    operator: z.boolean().optional(),
   }),
   /** target -> allowed actions */
   rules: z.record(z.string(), z.array(z.string())),

@@ -82,6 +82,32 @@ export const errorCatalog = {
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },
   LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },
+  // print templates
+  /** An upload that does not parse as a PDF (or is encrypted). */
+  PDF_INVALID: { status: 400, key: 'printing.errors.notPdf' },
+  /** A PDF that carries a script, an automatic action, a launch or an embedded file: `{what}`. */
+  PDF_SCRIPT: { status: 400, key: 'printing.errors.script' },
+  /** A mapping naming a PDF field or a source that does not exist: `{field}`. */
+  PRINT_UNKNOWN_FIELD: { status: 400, key: 'printing.errors.unknownField' },
+  /** An AcroForm template printed before its PDF was uploaded. */
+  PRINT_NO_PDF: { status: 409, key: 'printing.errors.noPdf' },
+  /** A PDF uploaded to a letter template. */
+  PRINT_NOT_ACROFORM: { status: 409, key: 'printing.errors.notAcroform' },
+  // gallery and project files
+  /** A project file that is not one, or whose contents do not hold together (details: every problem). */
+  BUNDLE_INVALID: { status: 400, key: 'gallery.errors.invalid' },
+  /** A project file of a newer format version than this server reads. */
+  BUNDLE_NEWER: { status: 400, key: 'gallery.errors.newer' },
+  // application settings: a logo or favicon that is not an accepted image (`{accepted}`), or larger than `{max}` KB
+  BRANDING_IMAGE_INVALID: { status: 400, key: 'appSettings.errors.imageInvalid' },
+  BRANDING_IMAGE_TOO_LARGE: { status: 400, key: 'appSettings.errors.imageTooLarge' },
+  // agencies (registration and the platform operator)
+  AGENCY_DOCNUMBER_TAKEN: { status: 409, key: 'agencies.errors.docnumberTaken' },
+  AGENCY_NAME_TAKEN: { status: 409, key: 'agencies.errors.nameTaken' },
+  REGISTRATION_NOT_FOUND: { status: 404, key: 'agencies.errors.linkInvalid' },
+  REGISTRATION_USED: { status: 410, key: 'agencies.errors.linkUsed' },
+  REGISTRATION_EXPIRED: { status: 410, key: 'agencies.errors.linkExpired' },
+  AGENCY_OWN: { status: 409, key: 'agencies.errors.ownAgency' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -12,7 +12,7 @@ describe('buildMenu', () => {
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
       'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers]',
-      'settings:[emailTemplates,application,calendar,mailOutbox]',
+      'settings:[emailTemplates,application,printTemplates,calendar,gallery,mailOutbox]',
     ]);
   });
 
@@ -37,7 +37,7 @@ describe('buildMenu', () => {
   });
 
   it('shows the Configuración group with Aplicativo and the business calendar (their target is the group target)', () => {
-    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application,calendar]']);
+    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application,printTemplates,calendar,gallery]']);
   });
 
   describe('Drafts and the new-applications deadline (US Eastern wall time)', () => {

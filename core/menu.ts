@@ -7,7 +7,8 @@ export interface MenuLink {
   id: string;
   labelKey: string;
   path: string;
-  target: Target;
+  /** The permission target; 'platform_operator' for the operator's entries, which no tenant rule grants. */
+  target: Target | 'platform_operator';
 }
 
 export interface MenuGroup {
@@ -73,10 +74,17 @@ export const MENU: readonly MenuEntry[] = [
     children: [
       link('emailTemplates', '/plantillas-correo', 'plantillas_correo'),
       link('application', '/configuracion', 'menu_configuracion'),
+      link('printTemplates', '/configuracion/plantillas', 'menu_configuracion'),
       link('calendar', '/configuracion/calendario', 'menu_configuracion'),
+      link('gallery', '/vainilla-apps', 'menu_configuracion'),
       link('mailOutbox', '/configuracion/correos', 'reenviarcorreos'),
     ],
   },
+];
+
+/** The platform operator's entries (issue 20): shown to operators, above whatever their tenant's rules show. */
+export const OPERATOR_MENU: readonly MenuLink[] = [
+  { kind: 'link', id: 'agencies', labelKey: 'agencies.menu', path: '/crear-entidad', target: 'platform_operator' },
 ];
 
 export interface MenuInput {
@@ -86,6 +94,8 @@ export interface MenuInput {
   newApplicationsDeadline: string | null;
   allowNewApplications: boolean;
   now: Date;
+  /** A platform operator (the session's `user.operator`): the agencies entry too. */
+  operator?: boolean;
 }
 
 /**
@@ -106,5 +116,6 @@ export function buildMenu(input: MenuInput): MenuEntry[] {
     const children = entry.children.filter(visible);
     if (children.length > 0 && allowed.has(entry.target)) out.push({ ...entry, children });
   }
+  if (input.operator) out.push(...OPERATOR_MENU);
   return out;
 }

@@ -26,6 +26,7 @@ export const projectSettingsSchema = z.object({
   newApplicationsDeadline: z.string().nullable(),
   allowNewApplications: z.boolean(),
   maintenance: z.boolean(),
+  blockIndexing: z.boolean(),
 });
 
 // The interface and the schema must describe the same shape.

@@ -28,4 +28,6 @@ export interface ProjectSettings {
   newApplicationsDeadline: string | null;
   allowNewApplications: boolean;
   maintenance: boolean;
+  /** Search engines are asked not to index the project's pages (robots meta tag, X-Robots-Tag, /robots.txt). */
+  blockIndexing: boolean;
 }

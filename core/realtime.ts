@@ -17,13 +17,14 @@ export type Room = z.infer<typeof roomSchema>;
 export const roomName = (r: Room): string => `${r.kind}:${r.id}`;
 
 /** Kinds of records whose change the server announces. */
-export const CHANGE_KINDS = ['case', 'task', 'comment', 'checklist', 'notification', 'import'] as const;
+export const CHANGE_KINDS = ['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /**
  * `changed`: records of one kind changed. `ids` are the records' ids,
  * `caseIds` the cases they belong to. `many` means too many to list: refetch
- * everything of that kind.
+ * everything of that kind. `project`: a project's settings changed (ids are
+ * project ids): every page of the tenant refetches its public settings.
  */
 export interface ChangedEvent {
   kind: ChangeKind;

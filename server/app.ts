@@ -35,9 +35,13 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { templateRoutes } from './modules/templates/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { landingRoutes } from './modules/landing/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
+import { printingRoutes } from './modules/printing/routes.js';
+import { printAttachment } from './modules/printing/commands.js';
+import { agencyRoutes } from './modules/agencies/routes.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
@@ -47,6 +51,7 @@ import { exportJob, giveUpExport } from './modules/cases/export.js';
 import { giveUpImport, importJob } from './modules/cases/import.js';
 import { giveUpTapeExport, tapeExportJob } from './modules/datatape/export.js';
 import { dataTapeRoutes } from './modules/datatape/routes.js';
+import { galleryRoutes } from './modules/gallery/routes.js';
 import { APP_VERSION } from './version.js';
 
 declare module 'fastify' {
@@ -161,10 +166,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes);
   await app.register(templateRoutes);
   await app.register(settingsRoutes);
+  await app.register(landingRoutes);
   await app.register(mailRoutes);
   await app.register(publicRoutes);
   await app.register(dataTapeRoutes);
   await app.register(reportRoutes);
+  await app.register(printingRoutes);
+  await app.register(galleryRoutes);
+  await app.register(agencyRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -216,7 +225,12 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
     return { smtpConfigured: Boolean(smtpUrl), kick: () => {} };
   }
   const host = new URL(options.config.http.publicUrl).hostname;
-  const delivery = smtpUrl ? new MailDelivery(options.db, smtpUrl, `Casebook <no-reply@${host}>`, host, (msg, err) => app.log.warn({ err }, msg)) : null;
+  const filesRoot = path.join(options.config.data.dir, 'files');
+  const delivery = smtpUrl
+    ? new MailDelivery(options.db, smtpUrl, `Casebook <no-reply@${host}>`, host, (msg, err) => app.log.warn({ err }, msg), (m) =>
+        printAttachment(options.db, m, { filesRoot, publicUrl: options.config.http.publicUrl }),
+      )
+    : null;
   let jobs: Jobs | null = null;
   const enqueue = async () => {
     if (!delivery || !jobs) return;

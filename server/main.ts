@@ -119,7 +119,7 @@ async function run(): Promise<void> {
     .select('email')
     .execute()
     .then((rows) => new Set(rows.map((r) => r.email)));
-  const logins = [...DEMO_USERS, ...DEMO_STAFF].filter((u) => demo.has(u.email)).map((u) => `    ${u.email.padEnd(24)} ${u.role}`);
+  const logins = [...DEMO_USERS, ...DEMO_STAFF].filter((u) => demo.has(u.email)).map((u) => `    ${u.email.padEnd(24)} ${'operator' in u && u.operator ? 'platform operator' : u.role}`);
   const lines = [
     '',
     `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,

@@ -63,6 +63,8 @@ export const templateBody = z.strictObject({
   bodyHtmlEn: bodyHtml,
   bodyHtmlEs: bodyHtml,
   isDefault: z.boolean().default(false),
+  /** A print template of the tenant whose PDF, made for the email's case, goes with it as an attachment (issue 20). */
+  printTemplateId: z.number({ error: 'validation.chooseOption' }).int().positive().max(Number.MAX_SAFE_INTEGER).nullable().default(null),
 });
 export type TemplateBody = z.infer<typeof templateBody>;
 
@@ -82,6 +84,7 @@ export const templateSummarySchema = z.object({
 });
 
 export const templateSchema = templateSummarySchema.extend({
+  printTemplateId: z.number().nullable(),
   bodyHtmlEn: z.string(),
   bodyHtmlEs: z.string(),
   bodyTextEn: z.string(),

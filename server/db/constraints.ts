@@ -21,11 +21,13 @@ const UNIQUE: Record<string, () => AppError> = {
   external_hosts_unique: duplicate('host'),
   protocols_code: duplicate('code'),
   entities_slug_unique: duplicate('slug'),
+  entities_docnumber_key: () => new AppError('AGENCY_DOCNUMBER_TAKEN'),
   users_email_unique: () => new AppError('EMAIL_TAKEN'),
   users_docnumber_unique: () => new AppError('DOCUMENT_TAKEN'),
   saved_searches_name: duplicate('name'),
   saved_reports_name: duplicate('name'),
   mail_templates_name: duplicate('name'),
+  print_templates_name: duplicate('name'),
   // Two returns of one case at once: the second waits on the case's lock and is refused before this; the index is the backstop.
   case_corrections_one_open: () => new AppError('CORRECTION_OPEN'),
 };

@@ -51,6 +51,23 @@ export interface AclRules {
   role_id: number;
 }
 
+export interface AgencyRegistrations {
+  admin_email: string;
+  admin_name: string;
+  created_at: Generated<Timestamp>;
+  docnumber: string;
+  entity_id: number | null;
+  expires_at: Timestamp;
+  id: Generated<number>;
+  language: 'en' | 'es';
+  name: string;
+  password_hash: string;
+  plan: 'premium' | 'standard';
+  slug: string;
+  token_hash: string;
+  used_at: Timestamp | null;
+}
+
 export interface AppSecrets {
   name: string;
   value: string;
@@ -172,6 +189,16 @@ export interface CaseImports {
   user_id: number;
 }
 
+export interface CaseLandingLinks {
+  case_id: number;
+  code_hash: Buffer;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  entity_id: number;
+  id: Generated<number>;
+  revoked_at: Timestamp | null;
+}
+
 export interface CaseParticipants {
   case_id: number;
   created_at: Generated<Timestamp>;
@@ -271,6 +298,12 @@ export interface Entities {
   slug: Generated<string>;
 }
 
+export interface EntityStorageUsage {
+  computed_at: Generated<Timestamp>;
+  database_bytes: number;
+  entity_id: number;
+}
+
 export interface ExternalHosts {
   created_at: Generated<Timestamp>;
   entity_id: number;
@@ -324,6 +357,8 @@ export interface MailOutbox {
   id: Generated<number>;
   job_id: string | null;
   last_error: string | null;
+  print_language: 'en' | 'es' | null;
+  print_template_id: number | null;
   sent_at: Timestamp | null;
   status: Generated<'queued' | 'sent' | 'failed' | 'kept'>;
   subject: string;
@@ -343,6 +378,7 @@ export interface MailTemplates {
   id: Generated<number>;
   is_default: Generated<boolean>;
   name: string;
+  print_template_id: number | null;
   subject_en: string;
   subject_es: string;
   updated_at: Generated<Timestamp>;
@@ -399,9 +435,35 @@ export interface PasswordResets {
   user_id: number;
 }
 
+export interface PrintTemplates {
+  body_html_en: Generated<string>;
+  body_html_es: Generated<string>;
+  builtin: string | null;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  id: Generated<number>;
+  kind: 'acroform' | 'letter';
+  mapping: ColumnType<Record<string, string>, string | undefined, string>;
+  name: string;
+  name_en: string;
+  pdf: Buffer | null;
+  pdf_name: string | null;
+  protocol_id: number | null;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+}
+
+export interface ProjectProtocols {
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  project_id: number;
+  protocol_id: number;
+}
+
 export interface Projects {
   allow_new_applications: Generated<boolean>;
   autosave_seconds: Generated<number>;
+  block_indexing: Generated<boolean>;
   color_accent: Generated<string>;
   color_primary: Generated<string>;
   color_secondary: Generated<string>;
@@ -410,11 +472,13 @@ export interface Projects {
   description: Generated<string>;
   entity_id: number;
   favicon: string | null;
+  favicon_file_id: string | null;
   id: Generated<number>;
   idle_timeout_seconds: Generated<number>;
   is_default: Generated<boolean>;
   language: Generated<'en' | 'es'>;
   logo: string | null;
+  logo_file_id: string | null;
   maintenance: Generated<boolean>;
   new_applications_deadline: string | null;
   support_phone: Generated<string>;
@@ -561,6 +625,7 @@ export interface Users {
   locked_at: Timestamp | null;
   name: string;
   password_hash: string;
+  platform_operator: Generated<boolean>;
   role_id: number;
   time_zone: Generated<string>;
   updated_at: Generated<Timestamp>;
@@ -571,6 +636,7 @@ export interface DB {
   acl_modules: AclModules;
   acl_roles: AclRoles;
   acl_rules: AclRules;
+  agency_registrations: AgencyRegistrations;
   app_secrets: AppSecrets;
   auth_throttle: AuthThrottle;
   business_calendars: BusinessCalendars;
@@ -582,6 +648,7 @@ export interface DB {
   case_exports: CaseExports;
   case_import_rows: CaseImportRows;
   case_imports: CaseImports;
+  case_landing_links: CaseLandingLinks;
   case_participants: CaseParticipants;
   cases: Cases;
   comment_mentions: CommentMentions;
@@ -590,6 +657,7 @@ export interface DB {
   data_tape_configs: DataTapeConfigs;
   data_tape_exports: DataTapeExports;
   entities: Entities;
+  entity_storage_usage: EntityStorageUsage;
   external_hosts: ExternalHosts;
   files: Files;
   form_versions: FormVersions;
@@ -600,6 +668,8 @@ export interface DB {
   masters: Masters;
   notifications: Notifications;
   password_resets: PasswordResets;
+  print_templates: PrintTemplates;
+  project_protocols: ProjectProtocols;
   projects: Projects;
   protocol_versions: ProtocolVersions;
   protocols: Protocols;

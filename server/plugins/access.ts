@@ -3,11 +3,12 @@ import type { Action, Target } from '../../core/targets.js';
 
 /**
  * Every API route declares who may call it in `config.access`: 'public' or a
- * permission target and action. A route without a declaration stops the app
+ * permission target and action; 'operator' is the platform operator's
+ * (agencies), which no tenant role grants. A route without a declaration stops the app
  * from building, so none can be forgotten. The identity issue enforces the
  * target/action pairs against the session's rules.
  */
-export type Access = 'public' | 'session' | { target: Target; action: Action };
+export type Access = 'public' | 'session' | 'operator' | { target: Target; action: Action };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -163,6 +163,8 @@ describe('route access declarations', () => {
 describe('every route refuses malformed input with a 4xx, never a 500', () => {
   let w: TestApp;
   let sid: string;
+  /** The platform operator's session, for the routes declared `access: 'operator'` (a tenant's super-admin gets 403 there). */
+  let operatorSid: string;
   let docnumber: string;
   /** The record each route with an id in its path acts on, by the start of its path up to the id. */
   const records: Array<[string, number]> = [];
@@ -210,6 +212,9 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
       ['/api/acl/modules/:id', module.id], ['/api/masters/:code/items/:id', item.id], ['/api/comments/:id', comment.id],
     );
     ({ sid } = await login(w, admin.email, 'Demo12345'));
+    const operator = await makeUser(db, entity.id, { role: 'invitado', password: 'Demo12345', platform_operator: true });
+    records.push(['/api/agencies/:id', entity.id]);
+    ({ sid: operatorSid } = await login(w, operator.email, 'Demo12345'));
   });
   afterAll(() => w.close());
 
@@ -270,11 +275,11 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
     const failures: string[] = [];
     let sent = 0;
     let nulRefused = 0;
-    const send = async (label: string, options: InjectOptions & { wantNul?: boolean; signedIn: boolean }) => {
-      const { wantNul, signedIn, ...inject } = options;
+    const send = async (label: string, options: InjectOptions & { wantNul?: boolean; signedIn: boolean; asOperator?: boolean }) => {
+      const { wantNul, signedIn, asOperator, ...inject } = options;
       sent++;
       // Each request from its own address, so rate limits (login, sign-up) never answer in place of validation.
-      const res = await w.app.inject({ ...inject, remoteAddress: `10.${(sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}`, cookies: signedIn ? { sid } : {} });
+      const res = await w.app.inject({ ...inject, remoteAddress: `10.${(sent >> 16) & 255}.${(sent >> 8) & 255}.${sent & 255}`, cookies: signedIn ? { sid: asOperator ? operatorSid : sid } : {} });
       // A HEAD answer has no body: its status is what can be checked.
       const head = inject.method === 'HEAD';
       const code = head ? 'HEAD' : errorCodeOf(res.body);
@@ -300,7 +305,7 @@ describe('every route refuses malformed input with a 4xx, never a 500', () => {
       const passes = route.access === 'public' ? [true, false] : [true];
 
       for (const signedIn of passes) {
-        const go = (label: string, o: InjectOptions & { wantNul?: boolean }) => send(label, { ...o, signedIn });
+        const go = (label: string, o: InjectOptions & { wantNul?: boolean }) => send(label, { ...o, signedIn, asOperator: route.access === 'operator' });
         for (const name of names) {
           await go(`NUL in :${name}`, { method, url: urlWith({ [name]: NUL }), query, wantNul: true });
           const type = params[name]?.type;

@@ -41,6 +41,10 @@ export function registerSession(app: FastifyInstance): void {
     const access = (request.routeOptions.config as { access?: Access } | undefined)?.access;
     if (!access || access === 'public') return;
     if (!request.actor) throw new AppError('UNAUTHORIZED');
+    if (access === 'operator') {
+      if (!request.actor.platformOperator) throw new AppError('FORBIDDEN');
+      return;
+    }
     if (access !== 'session' && !can(request.actor, access.target, access.action)) throw new AppError('FORBIDDEN');
   });
 }

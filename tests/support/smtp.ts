@@ -7,6 +7,7 @@ export interface ReceivedMail {
   text: string;
   html: string | false;
   messageId: string;
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */
@@ -22,7 +23,7 @@ export async function startSmtp(port = 0): Promise<{ url: string; mails: Receive
       simpleParser(stream)
         .then((m) => {
           const to = Array.isArray(m.to) ? m.to[0]?.text : m.to?.text;
-          mails.push({ to: to ?? '', subject: m.subject ?? '', text: m.text ?? '', html: m.html, messageId: m.messageId ?? '' });
+          mails.push({ to: to ?? '', subject: m.subject ?? '', text: m.text ?? '', html: m.html, messageId: m.messageId ?? '', attachments: m.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content })) });
           callback();
         })
         .catch(callback);

@@ -32,7 +32,7 @@ export const DEMO_ROLES: Array<{ code: string; name: string; description: string
       reporte_data_tape: ['show', 'update', 'export'], formularios: CRUD, menu_maestros: CRUD, definiciones: CRUD,
       departamentos: CRUD, municipios: CRUD, wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD,
       wf_equipos_integrantes: CRUD, menu_dashboards: ['show'], dashboard_comments: ['show', 'update', 'delete'],
-      menu_configuracion: ['show', 'update'], plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
+      menu_configuracion: CRUD, plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
       aplicacionessimilares: ['show'], historialaplicacion: ['show'],
     },
   },

@@ -5,6 +5,7 @@ import { createRoleWithRules, DEMO_ROLES, seedEntityAcl } from './acl.js';
 import { seedDemoForms } from './forms.js';
 import { seedDemoMasterItems, seedEntityMasters } from './masters.js';
 import { seedEntityMailTemplates } from './templates.js';
+import { seedEntityPrintTemplates } from './print-templates.js';
 
 export const DEMO_PASSWORD = 'Demo12345';
 
@@ -15,6 +16,8 @@ export const DEMO_USERS = [
   { tenant: 0, email: 'reviewer@demo.test', name: 'Rafael Reviewer', role: 'reviewer', docnumber: '1003' },
   { tenant: 0, email: 'applicant@demo.test', name: 'Ana Applicant', role: 'applicant', docnumber: '1020304050' },
   { tenant: 1, email: 'admin@other.test', name: 'Otto Admin', role: 'super-admin', docnumber: '2001' },
+  // The platform operator (/crear-entidad): a guest in the first tenant, so no tenant right comes with the account.
+  { tenant: 0, email: 'operator@demo.test', name: 'Olga Operator', role: 'invitado', docnumber: '1009', operator: true },
 ] as const;
 
 /**
@@ -65,6 +68,7 @@ export async function seedDemo(db: Db, log: (msg: string) => void = () => {}): P
       await seedEntityAcl(trx, entity.id);
       await seedEntityMasters(trx, entity.id);
       await seedEntityMailTemplates(trx, entity.id);
+      await seedEntityPrintTemplates(trx, entity.id);
       await seedDemoMasterItems(trx, entity.id);
       await seedDemoForms(trx, entity.id);
       for (const role of DEMO_ROLES) await createRoleWithRules(trx, entity.id, role);
@@ -72,7 +76,10 @@ export async function seedDemo(db: Db, log: (msg: string) => void = () => {}): P
       for (const user of DEMO_USERS.filter((u) => u.tenant === index)) {
         await trx
           .insertInto('users')
-          .values({ entity_id: entity.id, email: user.email, name: user.name, docnumber: user.docnumber, role_id: roles.get(user.role) as number, password_hash: passwordHash })
+          .values({
+            entity_id: entity.id, email: user.email, name: user.name, docnumber: user.docnumber, role_id: roles.get(user.role) as number, password_hash: passwordHash,
+            platform_operator: 'operator' in user && user.operator,
+          })
           .execute();
       }
     }

@@ -25,7 +25,7 @@ const ROLES: Record<'coordinator' | 'reviewer' | 'applicant', { name: string; ru
       reporte_data_tape: ['show', 'export'], formularios: CRUD, menu_maestros: CRUD, definiciones: CRUD,
       departamentos: CRUD, municipios: CRUD, wf_protocolos: [...CRUD, 'export'], wf_equipos: CRUD,
       wf_equipos_integrantes: CRUD, menu_dashboards: ['show'], dashboard_comments: ['show', 'update', 'delete'],
-      menu_configuracion: ['show', 'update'], plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
+      menu_configuracion: CRUD, plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
       aplicacionessimilares: ['show'], historialaplicacion: ['show'],
     },
   },

@@ -27,6 +27,8 @@ export interface Actor {
   sessionId: number;
   projectId: number | null;
   idleSeconds: number;
+  /** A platform operator (migration 0030): above the tenants, for the agencies routes only (`access: 'operator'`); no tenant right comes with it. */
+  platformOperator?: boolean;
 }
 
 /** Who acted: a person, or the system (jobs, imports, the seed). */

@@ -39,6 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         language: actor.profileLanguage ?? actor.language,
         timeZone: actor.timeZone,
         entity: actor.entity,
+        operator: actor.platformOperator === true,
       },
       ...rulesView(actor),
       project: await sessionProjectUid(app.db, actor),

@@ -40,7 +40,7 @@ export async function actorForToken(db: Db, token: string, options: { touch?: bo
     .where('s.token_hash', '=', hashToken(token))
     .select([
       's.id as session_id', 's.project_id', 's.last_seen_at', 's.expires_at', 's.idle_seconds',
-      'u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'u.active', 'u.locked',
+      'u.id as user_id', 'u.entity_id', 'u.name', 'u.email', 'u.language', 'u.time_zone', 'u.active', 'u.locked', 'u.platform_operator',
       'e.docnumber', 'e.name as entity_name', 'e.active as entity_active', 'e.acl_version',
       'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.super_admin',
     ]));
@@ -68,6 +68,7 @@ export async function actorForToken(db: Db, token: string, options: { touch?: bo
     sessionId: row.session_id,
     projectId: row.project_id,
     idleSeconds: row.idle_seconds,
+    platformOperator: row.platform_operator,
   };
 }
 

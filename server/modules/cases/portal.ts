@@ -30,12 +30,16 @@ export async function publicTimeline(db: Db, actor: Actor, id: number): Promise<
     .select(['c.id', 'c.state', 'c.owner_id', 'c.updated_at'])
     .executeTakeFirst();
   if (!c) throw new AppError('NOT_FOUND');
+  return timelineOf(db, actor.entityId, c);
+}
 
+/** The public view of a case already found and allowed: the applicant's own, and its landing page (server/modules/landing). */
+export async function timelineOf(db: Db, entityId: number, c: { id: number; state: string; owner_id: number; updated_at: Date }): Promise<PublicTimeline> {
   const [events, marks, correction] = await Promise.all([
     db
       .selectFrom('case_events as e')
       .where('e.case_id', '=', c.id)
-      .where('e.entity_id', '=', actor.entityId)
+      .where('e.entity_id', '=', entityId)
       .where('e.action', 'in', ACTIONS)
       .select(['e.action', 'e.user_id', 'e.detail', 'e.created_at'])
       .orderBy('e.id')
@@ -45,15 +49,15 @@ export async function publicTimeline(db: Db, actor: Actor, id: number): Promise<
       .selectFrom('case_document_marks as m')
       .leftJoin('comments as cm', 'cm.id', 'm.comment_id')
       .where('m.case_id', '=', c.id)
-      .where('m.entity_id', '=', actor.entityId)
+      .where('m.entity_id', '=', entityId)
       .where((eb) => eb.or([eb('m.comment_id', 'is', null), eb.and([eb('cm.visible_to_applicant', '=', true), eb('cm.deleted_at', 'is', null)])]))
       .select(['m.id', 'm.code', 'm.mark', 'm.comment_id', 'cm.created_at as comment_at'])
       .orderBy('m.id')
       .execute(),
-    openCorrectionOf(db, { id: c.id, entityId: actor.entityId }),
+    openCorrectionOf(db, { id: c.id, entityId }),
   ]);
 
-  const names = await checklistNames(db, actor.entityId, [...new Set(marks.map((m) => m.code))]);
+  const names = await checklistNames(db, entityId, [...new Set(marks.map((m) => m.code))]);
   const steps: Step[] = [];
   let submittedAt: Date | null = null;
   let reviewStarted = false;

@@ -28,7 +28,24 @@ export interface MailMessage {
   caseId?: number | null;
   userId?: number | null;
   event?: string | null;
+  /** A print template whose PDF for `caseId`, in `language`, is made and attached when the message is delivered. */
+  attachPrint?: { templateId: number; language: 'en' | 'es' } | null;
 }
+
+/** A file sent with a message. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/**
+ * Makes the attachments of a message at delivery: the case's PDF printed
+ * with the message's print template, as the system of its tenant. Null when
+ * that template or case is gone (the message goes without it); throws on a
+ * passing fault (the delivery is retried).
+ */
+export type AttachmentMaker = (m: { entityId: number; caseId: number; templateId: number; language: 'en' | 'es' }) => Promise<MailAttachment | null>;
 
 export async function queueMail(db: Db | Transaction<Database>, message: MailMessage, smtpConfigured: boolean): Promise<number> {
   const row = await db
@@ -42,6 +59,8 @@ export async function queueMail(db: Db | Transaction<Database>, message: MailMes
       case_id: message.caseId ?? null,
       user_id: message.userId ?? null,
       event: message.event ?? null,
+      print_template_id: message.caseId && message.attachPrint ? message.attachPrint.templateId : null,
+      print_language: message.caseId && message.attachPrint ? message.attachPrint.language : null,
       status: smtpConfigured ? 'queued' : 'kept',
     })
     .returning('id')
@@ -61,6 +80,7 @@ export class MailDelivery {
     private readonly from: string,
     private readonly host: string,
     private readonly log: (msg: string, err?: unknown) => void,
+    private readonly makeAttachment: AttachmentMaker | null = null,
   ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
@@ -93,6 +113,11 @@ export class MailDelivery {
         // skipping then would complete the job with the message still queued until the minute sweep.
         const row = await trx.selectFrom('mail_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
         if (!row || row.status !== 'queued') return 'skipped' as const;
+        const attachment =
+          row.print_template_id && row.case_id && row.entity_id && this.makeAttachment
+            ? await this.makeAttachment({ entityId: row.entity_id, caseId: row.case_id, templateId: row.print_template_id, language: row.print_language ?? 'en' })
+            : null;
+        if (row.print_template_id && !attachment) this.log(`mail ${id}: its print template or case is gone; sent without the attachment`);
         await this.transport.sendMail({
           from: this.from,
           to: row.to_address,
@@ -100,6 +125,7 @@ export class MailDelivery {
           text: row.body_text,
           ...(row.body_html ? { html: row.body_html } : {}),
           messageId: `<outbox-${row.id}@${this.host}>`,
+          ...(attachment ? { attachments: [attachment] } : {}),
         });
         await trx
           .updateTable('mail_outbox')

@@ -115,7 +115,21 @@ export async function notify(trx: Trx, env: NotifyEnv, notice: Notice): Promise<
       supportEmail: '',
     };
     const mail = await renderTemplate(trx, notice.entityId, notice.event as MailEvent, language, values, notice.templateId);
-    await queueMail(trx, { entityId: notice.entityId, to: r.email, subject: mail.subject, html: mail.html, text: mail.text, caseId: c.id, userId: r.id, event: notice.event }, env.smtpConfigured);
+    await queueMail(
+      trx,
+      {
+        entityId: notice.entityId,
+        to: r.email,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        caseId: c.id,
+        userId: r.id,
+        event: notice.event,
+        attachPrint: mail.printTemplateId ? { templateId: mail.printTemplateId, language } : null,
+      },
+      env.smtpConfigured,
+    );
   }
   return mailed.length;
 }

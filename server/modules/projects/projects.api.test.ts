@@ -29,6 +29,7 @@ describe('GET /api/projects/:id/settings', () => {
       newApplicationsDeadline: null,
       allowNewApplications: true,
       maintenance: false,
+      blockIndexing: false,
     });
   });
 

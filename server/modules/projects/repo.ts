@@ -1,5 +1,6 @@
 import type { ProjectSettings } from '../../../core/project.js';
 import type { Db } from '../../db/pool.js';
+import { entityFolder } from '../files/storage.js';
 
 /**
  * Project settings by uid. These are public on purpose (the login page shows
@@ -30,5 +31,44 @@ export async function findProjectSettings(db: Db, uid: string): Promise<ProjectS
     newApplicationsDeadline: row.new_applications_deadline,
     allowNewApplications: row.allow_new_applications,
     maintenance: row.maintenance,
+    blockIndexing: row.block_indexing,
   };
+}
+
+/**
+ * A project's logo or favicon file (`<file id>.<ext>`), only while the
+ * project names it and its tenant is active: an old image, or any other file
+ * of the tenant, is not found here.
+ */
+export async function findBrandingFile(db: Db, uid: string, fileId: string, ext: string) {
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('entities as e', 'e.id', 'p.entity_id')
+    .innerJoin('files as f', (j) => j.on((eb) => eb.and([eb('f.entity_id', '=', eb.ref('p.entity_id')), eb('f.id', '=', fileId)])))
+    .where('p.uid', '=', uid)
+    .where('e.active', '=', true)
+    .where((eb) => eb.or([eb('p.logo_file_id', '=', fileId), eb('p.favicon_file_id', '=', fileId)]))
+    .where('f.extension', '=', ext)
+    .select(['f.id', 'f.extension', 'f.mime', 'f.size', 'e.name', 'e.docnumber'])
+    .executeTakeFirst();
+  return row && { id: row.id, extension: row.extension, mime: row.mime, size: row.size, folder: entityFolder({ name: row.name, docnumber: row.docnumber }) };
+}
+
+/** Whether the entity (by docnumber or slug, as the public entry names it) asks search engines not to index it: its default project's flag. */
+export async function indexingBlockedFor(db: Db, entityKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('entities as e')
+    .where((eb) => eb.or([eb('e.docnumber', '=', entityKey), eb('e.slug', '=', entityKey.toLowerCase())]))
+    .select((eb) =>
+      eb
+        .selectFrom('projects as p')
+        .whereRef('p.entity_id', '=', 'e.id')
+        .orderBy('p.is_default', 'desc')
+        .orderBy('p.id')
+        .limit(1)
+        .select('p.block_indexing')
+        .as('blocked'),
+    )
+    .executeTakeFirst();
+  return row?.blocked === true;
 }

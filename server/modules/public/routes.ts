@@ -10,12 +10,19 @@
  * presents the answer. No SQL here.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { indexingBlockedFor } from '../projects/repo.js';
+import { NO_INDEX } from '../projects/routes.js';
 import { listPublicEntities, publicEntity, publicProgramme } from './repo.js';
 import * as s from './schema.js';
 
 export const publicRoutes: FastifyPluginAsyncZod = async (app) => {
   // Generous for people, a cap for scrapers (as the public masters).
   const config = { access: 'public', rateLimit: { max: 120, timeWindow: '1 minute' } } as const;
+  // An entity whose default project blocks indexing (issue 20): every answer about it says so to search engines.
+  app.addHook('onSend', async (request, reply) => {
+    const entity = (request.params as { entity?: string } | undefined)?.entity;
+    if (entity && reply.statusCode < 400 && (await indexingBlockedFor(app.db, entity))) reply.header('x-robots-tag', NO_INDEX);
+  });
 
   app.get(
     '/api/public/entities',

@@ -18,7 +18,7 @@ export const CHANNEL = 'casebook_rt';
 
 const ids = z.array(z.number()).default([]);
 const notification = z.object({
-  k: z.enum(['case', 'task', 'comment', 'checklist', 'notification', 'import', 'session-ended', 'user-access', 'acl']),
+  k: z.enum(['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project', 'session-ended', 'user-access', 'acl']),
   e: z.number().nullable().optional(),
   ids,
   c: ids,
@@ -39,6 +39,8 @@ export function routeChange(n: Notification): { rooms: string[]; event: ChangedE
       return n.e ? { disconnect: [`tenant:${n.e}`] } : null;
   }
   if (!n.e) return null;
+  // A project's settings (public anyway): every page of the tenant, staff and applicants, refetches them.
+  if (n.k === 'project') return { rooms: [`tenant:${n.e}`], event: { kind: 'project', ids: n.many ? [] : n.ids, caseIds: [], ...(n.many ? { many: true } : {}) }, reviewCases: [] };
   const kind: ChangeKind = n.k;
   if (n.many) return { rooms: [`tenant:${n.e}`], event: { kind, ids: [], caseIds: [], many: true }, reviewCases: [] };
   const rooms = new Set<string>();

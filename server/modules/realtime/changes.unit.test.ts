@@ -15,6 +15,10 @@ describe('routeChange', () => {
     expect(routeChange({ ...base, k: 'task', e: 5, ids: [9], c: [42], u: [] })).toMatchObject({ rooms: ['staff:5', 'case:42', 'task:9'], reviewCases: [] });
     expect(routeChange({ ...base, k: 'notification', e: 5, ids: [3], u: [7] })).toMatchObject({ rooms: ['user:7'] });
   });
+  it('sends a project change to every socket of the tenant (applicants too), ids only', () => {
+    expect(routeChange({ ...base, k: 'project', e: 5, ids: [2] })).toEqual({ rooms: ['tenant:5'], event: { kind: 'project', ids: [2], caseIds: [] }, reviewCases: [] });
+    expect(routeChange({ ...base, k: 'project', ids: [2] })).toBeNull();
+  });
   it('sends an import change to the tenant’s staff and the importer', () => {
     expect(routeChange({ ...base, k: 'import', e: 5, ids: [3], u: [7] })).toEqual({ rooms: ['staff:5', 'user:7'], event: { kind: 'import', ids: [3], caseIds: [] }, reviewCases: [] });
   });

@@ -21,7 +21,7 @@ import type { Actor } from '../acl/policy.js';
 import { queueMail } from '../mail/outbox.js';
 import { htmlToText, sanitizeBody } from './html.js';
 import { assertTemplateAction } from './policy.js';
-import { caseFacts, clearDefault, insertTemplate, lockTemplate, removeTemplate, sendableTemplate, type TemplateRow, updateTemplateRow } from './repo.js';
+import { caseFacts, clearDefault, insertTemplate, lockTemplate, removeTemplate, sendableTemplate, type TemplateRow, tenantHasPrintTemplate, updateTemplateRow } from './repo.js';
 
 interface Detail {
   path: string;
@@ -68,7 +68,13 @@ function prepare(body: TemplateBody): TemplateRow {
     body_text_en: p.textEn,
     body_text_es: p.textEs,
     is_default: body.isDefault,
+    print_template_id: body.printTemplateId ?? null,
   };
+}
+
+/** The attached print template must be the tenant's: else VALIDATION on its field, nothing written. */
+async function assertPrintTemplate(trx: Transaction<Database>, actor: Actor, id: number | null): Promise<void> {
+  if (id !== null && !(await tenantHasPrintTemplate(trx, actor, id))) throw new AppError('VALIDATION', {}, [{ path: 'printTemplateId', message: 'validation.chooseOption' }]);
 }
 
 const keepDefault = () => new AppError('VALIDATION', {}, [{ path: 'isDefault', message: 'templates.errors.keepDefault' }]);
@@ -77,6 +83,7 @@ const keepDefault = () => new AppError('VALIDATION', {}, [{ path: 'isDefault', m
 export function createTemplate(db: Db, actor: Actor, body: TemplateBody): Promise<number> {
   const row = prepare(body);
   return db.transaction().execute(async (trx) => {
+    await assertPrintTemplate(trx, actor, row.print_template_id);
     if (row.is_default) await clearDefault(trx, actor, row.event, null);
     return insertTemplate(trx, actor, row);
   });
@@ -90,6 +97,7 @@ export function updateTemplate(db: Db, actor: Actor, id: number, body: TemplateU
     const current = await lockTemplate(trx, actor, id);
     assertTemplateAction(actor, current, 'edit');
     if (current.version !== version) throw new AppError('CONFLICT');
+    await assertPrintTemplate(trx, actor, row.print_template_id);
     if (current.isDefault && (!row.is_default || row.event !== current.event)) throw keepDefault();
     if (row.is_default && !current.isDefault) await clearDefault(trx, actor, row.event, id);
     await updateTemplateRow(trx, actor, id, row);
@@ -128,12 +136,14 @@ export async function renderTemplate(
   values: PlaceholderValues,
   /** A template a protocol task chose: used when it is still the tenant's and serves `event`. */
   templateId?: number,
-): Promise<RenderedMail> {
+): Promise<RenderedMail & { printTemplateId: number | null }> {
   const t = await sendableTemplate(db, entityId, event, templateId);
   if (!t) throw new AppError('NOT_FOUND');
-  return language === 'es'
-    ? fill({ subject: t.subject_es, html: t.body_html_es, text: t.body_text_es }, values)
-    : fill({ subject: t.subject_en, html: t.body_html_en, text: t.body_text_en }, values);
+  const filled =
+    language === 'es'
+      ? fill({ subject: t.subject_es, html: t.body_html_es, text: t.body_text_es }, values)
+      : fill({ subject: t.subject_en, html: t.body_html_en, text: t.body_text_en }, values);
+  return { ...filled, printTemplateId: t.print_template_id };
 }
 
 /** The placeholders' values from a real case of the tenant (one the actor may see), in `language`; sample values without a case. */

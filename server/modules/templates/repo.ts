@@ -26,6 +26,12 @@ export interface TemplateRow {
   body_text_en: string;
   body_text_es: string;
   is_default: boolean;
+  print_template_id: number | null;
+}
+
+/** Whether the print template is the doer's tenant's (what an email template may attach). */
+export async function tenantHasPrintTemplate(db: Executor, doer: Doer, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('print_templates').where('entity_id', '=', doer.entityId).where('id', '=', id).select('id').executeTakeFirst());
 }
 
 function templates(db: Executor, doer: Doer) {
@@ -70,6 +76,7 @@ async function fullTemplate(db: Executor, doer: Doer, id: number) {
     bodyTextEn: r.body_text_en,
     bodyTextEs: r.body_text_es,
     isDefault: r.is_default,
+    printTemplateId: r.print_template_id,
     version: r.version,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -100,7 +107,7 @@ export async function sendableTemplate(db: Executor, entityId: number, event: Ma
     .where('entity_id', '=', entityId)
     .where('event', '=', event)
     .where((eb) => (chosenId ? eb.or([eb('is_default', '=', true), eb('id', '=', chosenId)]) : eb('is_default', '=', true)))
-    .select(['id', 'subject_en', 'subject_es', 'body_html_en', 'body_html_es', 'body_text_en', 'body_text_es'])
+    .select(['id', 'subject_en', 'subject_es', 'body_html_en', 'body_html_es', 'body_text_en', 'body_text_es', 'print_template_id'])
     .orderBy('is_default')
     .limit(1)
     .executeTakeFirst();

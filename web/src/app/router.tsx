@@ -55,15 +55,27 @@ const DraftsPage = lazyPage(() => import('../features/cases/case/DraftsPage.js')
 const CasePage = lazyPage(() => import('../features/cases/case/CasePage.js'));
 const CorrectionPage = lazyPage(() => import('../features/cases/case/CorrectionPage.js'));
 // Settings.
+const ApplicationSettingsPage = lazyPage(() => import('../features/settings/ApplicationSettingsPage.js'));
 const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
 const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
+const PrintTemplatesPage = lazyPage(() => import('../features/printing/PrintTemplatesPage.js'));
+const GalleryPage = lazyPage(() => import('../features/gallery/GalleryPage.js'));
+const RegisterProjectPage = lazyPage(() => import('../features/gallery/RegisterProjectPage.js'));
+const ConfirmProjectPage = lazyPage(() => import('../features/gallery/ConfirmProjectPage.js'));
+const PrintTemplateEditorPage = lazyPage(() => import('../features/printing/PrintTemplateEditorPage.js'));
 // Reports (ECharts loads later still, with the first chart).
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage.js'));
 const DataTapePage = lazyPage(() => import('../features/datatape/DataTapePage.js'));
+// Agencies: registering one (no session) and the platform operator's pages.
+const RegisterAgencyPage = lazyPage(() => import('../features/agencies/RegisterAgencyPage.js'));
+const ConfirmRegistrationPage = lazyPage(() => import('../features/agencies/ConfirmRegistrationPage.js'));
+const AgenciesPage = lazyPage(() => import('../features/agencies/AgenciesPage.js'));
+const AgencyEditorPage = lazyPage(() => import('../features/agencies/AgencyEditorPage.js'));
 // The public entry (no session).
 const PublicEntitiesPage = lazyPage(() => import('../features/public/PublicEntitiesPage.js'));
 const PublicEntityPage = lazyPage(() => import('../features/public/PublicEntityPage.js'));
 const PublicProgrammePage = lazyPage(() => import('../features/public/PublicProgrammePage.js'));
+const LandingPage = lazyPage(() => import('../features/landing/LandingPage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -130,8 +142,17 @@ export const appRoutes: RouteObject[] = [
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
           { path: '/reportes', element: <ReportsPage />, handle: page('menu.reports', 'menuReportes') },
           { path: '/reportes/data-tape', element: <DataTapePage />, handle: page('dataTape.title', 'reporte_data_tape') },
+          { path: '/configuracion', element: <ApplicationSettingsPage />, handle: page('appSettings.title', 'menu_configuracion') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
           { path: '/configuracion/correos', element: <OutboxPage />, handle: page('outbox.title', 'reenviarcorreos') },
+          // The platform operator's (RequireOperator in the pages: no tenant target grants them).
+          { path: '/crear-entidad', element: <AgenciesPage />, handle: page('agencies.list.title') },
+          { path: '/crear-entidad/:id', element: <AgencyEditorPage />, handle: page('agencies.editor.editTitle') },
+          { path: '/configuracion/plantillas', element: <PrintTemplatesPage />, handle: page('printing.title', 'menu_configuracion') },
+          { path: '/configuracion/plantillas/:id', element: <PrintTemplateEditorPage />, handle: page('printing.editTitle', 'menu_configuracion') },
+          { path: '/vainilla-apps', element: <GalleryPage />, handle: page('gallery.title', 'menu_configuracion') },
+          { path: '/vainilla/registrar-proyecto', element: <RegisterProjectPage />, handle: page('gallery.register.title', 'menu_configuracion') },
+          { path: '/vainilla/confirmar-proyecto/:id?', element: <ConfirmProjectPage />, handle: page('gallery.confirm.title', 'menu_configuracion') },
         ],
       },
       {
@@ -145,9 +166,13 @@ export const appRoutes: RouteObject[] = [
           { path: '/user/create-account/:id', element: <SignUpPage />, handle: projectPage('signup.title') },
           { path: '/user/recovery-password', element: <RecoveryPage />, handle: page('recovery.title') },
           { path: '/change-password/:token?', element: <ChangePasswordPage />, handle: page('passwordReset.title') },
+          { path: '/registro-entidad', element: <RegisterAgencyPage />, handle: page('agencies.register.title') },
+          { path: '/registro-entidad-premium', element: <RegisterAgencyPage plan="premium" />, handle: page('agencies.register.premiumTitle') },
+          { path: '/registro-entidad/confirmar/:token', element: <ConfirmRegistrationPage />, handle: page('agencies.confirm.title') },
           { path: '/publico', element: <PublicEntitiesPage />, handle: page('public.title') },
           { path: '/publico/:entity', element: <PublicEntityPage />, handle: page('public.entityTitle') },
           { path: '/publico/:entity/:code', element: <PublicProgrammePage />, handle: page('public.programmeTitle') },
+          { path: '/landing/:docnumber/:name/:code', element: <LandingPage />, handle: page('landing.untitled') },
           { path: '/404', element: <NotFoundPage />, handle: page('notFound.title') },
           { path: '*', element: <NotFoundPage />, handle: page('notFound.title') },
         ],

@@ -53,6 +53,7 @@ export const settingsFixture: ProjectSettings = {
   newApplicationsDeadline: '2021-12-01T00:00:00',
   allowNewApplications: true,
   maintenance: false,
+  blockIndexing: false,
 };
 
 /** Signed in with every target and action: the whole menu shows. */

@@ -5,6 +5,7 @@ import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { PageFallback } from '../../components/PageFallback.js';
+import { MaintenanceBanner } from '../../features/settings/MaintenanceBanner.js';
 import { LiveUpdates, OfflineBanner } from '../realtime/LiveUpdates.js';
 import { RequireRouteTarget } from '../session/RequireSession.js';
 import { useSizeClass } from '../useSizeClass.js';
@@ -35,6 +36,7 @@ export default function SignedInFrame() {
         <Toolbar />
         <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flexGrow: 1, p: { xs: 2, md: 3 }, outline: 'none' }}>
           <OfflineBanner />
+          <MaintenanceBanner />
           <RequireRouteTarget>
             <Suspense fallback={<PageFallback />}>
               <Outlet />

@@ -74,8 +74,16 @@ describe('route patterns', () => {
       '/admin-tasks',
       '/reportes',
       '/reportes/data-tape',
+      '/configuracion',
       '/configuracion/calendario',
       '/configuracion/correos',
+      '/crear-entidad',
+      '/crear-entidad/:id',
+      '/configuracion/plantillas',
+      '/configuracion/plantillas/:id',
+      '/vainilla-apps',
+      '/vainilla/registrar-proyecto',
+      '/vainilla/confirmar-proyecto/:id?',
       '/login',
       '/login/:id',
       '/login2',
@@ -84,9 +92,13 @@ describe('route patterns', () => {
       '/user/create-account/:id',
       '/user/recovery-password',
       '/change-password/:token?',
+      '/registro-entidad',
+      '/registro-entidad-premium',
+      '/registro-entidad/confirmar/:token',
       '/publico',
       '/publico/:entity',
       '/publico/:entity/:code',
+      '/landing/:docnumber/:name/:code',
       '/404',
     ]);
   });
@@ -101,15 +113,22 @@ describe('route patterns', () => {
 });
 
 describe('SideMenu', () => {
-  test('with the real routes an entry without a page is disabled, and Forms, Masters, Definitions and Reports are links', () => {
-    renderMenu(fullMenu, collectRoutePatterns(appRoutes));
+  test('an entry without a page is disabled', () => {
+    renderMenu(fullMenu, collectRoutePatterns(appRoutes).filter((p) => p !== '/configuracion'));
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const application = screen.getByRole('button', { name: 'Application' });
     expect(application).toHaveAttribute('aria-disabled', 'true');
     expect(application).toHaveAttribute('tabindex', '-1');
+  });
+
+  test('with the real routes every entry of the full menu is a link, Forms, Masters, Definitions, Reports and Application among them', () => {
+    renderMenu(fullMenu, collectRoutePatterns(appRoutes));
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(screen.queryByRole('button', { name: 'Application' })).toBeNull();
     const links = screen.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual(
       expect.arrayContaining([
+        ['Application', '/configuracion'],
         ['Applications', '/cases'],
         ['Drafts', '/cases/drafts'],
         ['Reports', '/reportes'],

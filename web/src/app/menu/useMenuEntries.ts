@@ -8,7 +8,7 @@ export function useMenuEntries(): MenuEntry[] {
   const user = useSessionUser();
   const { newApplicationsDeadline, allowNewApplications } = useProjectSettings();
   return useMemo(
-    () => buildMenu({ targets: user.targets, newApplicationsDeadline, allowNewApplications, now: new Date() }),
+    () => buildMenu({ targets: user.targets, newApplicationsDeadline, allowNewApplications, now: new Date(), operator: user.operator === true }),
     [user, newApplicationsDeadline, allowNewApplications],
   );
 }

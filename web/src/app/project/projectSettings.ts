@@ -50,13 +50,16 @@ export function useCurrentProjectId(): string {
   return useSyncExternalStore(subscribe, currentProjectId);
 }
 
+/** The prefix of every project's settings query: a `project` realtime change refetches them (app/realtime/invalidation.ts). */
+export const PROJECT_SETTINGS_KEY = ['project-settings'] as const;
+
 export function projectSettingsQuery(projectId: string) {
   return queryOptions({
-    queryKey: ['project-settings', projectId],
+    queryKey: [...PROJECT_SETTINGS_KEY, projectId],
     // The server validates this answer against core's schema before sending it.
     queryFn: ({ signal }) =>
       apiFetch<ProjectSettings>(`/api/projects/${encodeURIComponent(projectId)}/settings`, { signal }),
-    // Settings change rarely and a change is picked up on the next visit.
+    // Settings change rarely; a saved change reaches open pages as a realtime `project` change.
     staleTime: Number.POSITIVE_INFINITY,
     // The blank layout shows its own dialog for this failure.
     meta: { silentError: true },

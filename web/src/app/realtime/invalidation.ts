@@ -12,6 +12,8 @@ import type { ChangedEvent } from '../../../../core/realtime.js';
 import { caseKeys } from '../../features/cases/api/keys.js';
 import { commentKeys } from '../../features/comments/api.js';
 import { taskKeys } from '../../features/tasks/api.js';
+import { applicationSettingsKeys } from '../../features/settings/api.js';
+import { PROJECT_SETTINGS_KEY } from '../project/projectSettings.js';
 
 /** The query-key prefixes a change makes stale. */
 export function keysFor(e: ChangedEvent): QueryKey[] {
@@ -36,6 +38,9 @@ export function keysFor(e: ChangedEvent): QueryKey[] {
     case 'import':
       // The imports page and an import dialog's progress.
       return [caseKeys.imports()];
+    case 'project':
+      // A project's settings were saved: the shell's settings (title, colours, favicon, logo) and the settings page.
+      return [PROJECT_SETTINGS_KEY, applicationSettingsKeys.all];
   }
 }
 

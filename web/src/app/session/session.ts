@@ -116,6 +116,8 @@ export interface SessionUser {
   name: string;
   email?: string;
   targets: readonly string[];
+  /** A platform operator: the agencies pages. */
+  operator?: boolean;
 }
 
 export function useSessionUser(): SessionUser {

@@ -16,10 +16,11 @@ interface TimeZoneFieldProps<T extends FieldValues> {
   control: Control<T>;
   name: Path<T>;
   label: string;
+  disabled?: boolean;
 }
 
 /** A time-zone picker that filters as the user types (there are some 400 zones). */
-export function TimeZoneField<T extends FieldValues>({ control, name, label }: TimeZoneFieldProps<T>) {
+export function TimeZoneField<T extends FieldValues>({ control, name, label, disabled }: TimeZoneFieldProps<T>) {
   const { t } = useTranslation();
   const { field, fieldState } = useController({ control, name });
   const value = (field.value as string | undefined) || DEFAULT_TIME_ZONE;
@@ -33,6 +34,7 @@ export function TimeZoneField<T extends FieldValues>({ control, name, label }: T
       options={options}
       value={value}
       disableClearable
+      disabled={disabled}
       onChange={(_event, zone) => field.onChange(zone)}
       onBlur={field.onBlur}
       renderInput={(params) => (

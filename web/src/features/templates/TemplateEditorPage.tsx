@@ -24,6 +24,7 @@ import { PageFallback } from '../../components/PageFallback.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { fieldErrorText, showServerError } from '../../lib/forms.js';
 import { type Template, useSaveTemplate, useTemplate } from './api.js';
+import { AttachPrintField } from './AttachPrintField.js';
 import { PlaceholderMenu } from './PlaceholderMenu.js';
 import { TemplatePreview } from './TemplatePreview.js';
 
@@ -31,12 +32,12 @@ import { TemplatePreview } from './TemplatePreview.js';
 const TemplateBodyEditor = lazy(() => import('./TemplateBodyEditor.js'));
 
 type Values = TemplateBody;
-const FIELDS = ['name', 'event', 'isDefault', 'subjectEn', 'subjectEs', 'bodyHtmlEn', 'bodyHtmlEs'] as const;
+const FIELDS = ['name', 'event', 'isDefault', 'printTemplateId', 'subjectEn', 'subjectEs', 'bodyHtmlEn', 'bodyHtmlEs'] as const;
 const suffix = (lang: TemplateLanguage) => (lang === 'en' ? 'En' : 'Es');
 const subjectField = (lang: TemplateLanguage) => `subject${suffix(lang)}` as const;
 const bodyField = (lang: TemplateLanguage) => `bodyHtml${suffix(lang)}` as const;
 
-const EMPTY: Values = { name: '', event: 'task_assigned', subjectEn: '', subjectEs: '', bodyHtmlEn: '<p></p>', bodyHtmlEs: '<p></p>', isDefault: false };
+const EMPTY: Values = { name: '', event: 'task_assigned', subjectEn: '', subjectEs: '', bodyHtmlEn: '<p></p>', bodyHtmlEs: '<p></p>', isDefault: false, printTemplateId: null };
 
 /** /plantillas-correo/nuevo and /plantillas-correo/:id: a template's name, event, default flag, and subject and body per language. */
 export default function TemplateEditorPage() {
@@ -64,7 +65,7 @@ function TemplateForm({ template }: { template: Template | null }) {
   const { control, handleSubmit, setError, setValue, getValues, trigger, formState } = useForm<Values>({
     resolver: zodResolver(templateBody) as never,
     defaultValues: template
-      ? { name: template.name, event: template.event, subjectEn: template.subjectEn, subjectEs: template.subjectEs, bodyHtmlEn: template.bodyHtmlEn, bodyHtmlEs: template.bodyHtmlEs, isDefault: template.isDefault }
+      ? { name: template.name, event: template.event, subjectEn: template.subjectEn, subjectEs: template.subjectEs, bodyHtmlEn: template.bodyHtmlEn, bodyHtmlEs: template.bodyHtmlEs, isDefault: template.isDefault, printTemplateId: template.printTemplateId }
       : EMPTY,
   });
   const watched = useWatch({ control, name: ['subjectEn', 'subjectEs', 'bodyHtmlEn', 'bodyHtmlEs'] });
@@ -128,6 +129,7 @@ function TemplateForm({ template }: { template: Template | null }) {
               </>
             )}
           />
+          <AttachPrintField control={control} />
         </Section>
         <Tabs value={language} onChange={(_e, v: TemplateLanguage) => setLanguage(v)} aria-label={t('templates.language')} sx={{ mt: 2, borderBottom: 1, borderColor: 'divider' }}>
           {TEMPLATE_LANGUAGES.map((lang) => (

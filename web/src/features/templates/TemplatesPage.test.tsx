@@ -23,8 +23,13 @@ const items: TemplateItem[] = [
 ];
 const full: Template = {
   ...items[0], bodyHtmlEn: '<p>Hello {{recipientName}}</p>', bodyHtmlEs: '<p>Hola {{recipientName}}</p>', bodyTextEn: 'Hello {{recipientName}}', bodyTextEs: 'Hola {{recipientName}}',
-  version: 3, createdAt: '2026-11-01T10:00:00Z',
+  version: 3, createdAt: '2026-11-01T10:00:00Z', printTemplateId: null,
 };
+const printChoices = [
+  { id: 7, kind: 'acroform', name: 'Formulario W-9', nameEn: 'W-9 form', hasPdf: true },
+  { id: 8, kind: 'acroform', name: 'Sin PDF', nameEn: 'No PDF yet', hasPdf: false },
+  { id: 9, kind: 'letter', name: 'Carta', nameEn: 'Notification letter', hasPdf: false },
+];
 const preview = {
   en: { subject: 'New task: Review', html: '<p>Hello Rafa</p>', text: 'Hello Rafa' },
   es: { subject: 'Nueva tarea: Revisión', html: '<p>Hola Rafa</p>', text: 'Hola Rafa' },
@@ -44,6 +49,7 @@ function serve() {
     if (url === '/api/mail-templates/2' && init?.method === 'DELETE') return new Response(null, { status: 204 });
     if (url.startsWith('/api/mail-templates/case-options')) return jsonResponse([{ id: 42, caseNumber: '2026-11-0042', applicantName: 'Ana Pérez' }]);
     if (url === '/api/mail-templates/preview') return jsonResponse(preview);
+    if (url.startsWith('/api/print-templates?')) return jsonResponse({ items: printChoices, total: printChoices.length });
     if (url === '/api/mail-templates/send-test') return jsonResponse({ to: 'coordinator@demo.test' }, 202);
     if (url === '/api/mail-templates' && init?.method === 'POST') {
       return jsonResponse({ error: { code: 'VALIDATION', message: 'Some values are not valid', details: [{ path: 'name', message: 'A record with this name already exists.' }] } }, 400);
@@ -95,13 +101,18 @@ describe('/plantillas-correo', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Español' }));
     expect(screen.getByRole('textbox', { name: 'Subject (Español)' })).toHaveValue('Nueva tarea: {{taskName}}');
+    // A print template to attach: those that can print (an AcroForm without its PDF cannot).
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: /Attach a print template/ }));
+    const listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['No attachment', 'W-9 form', 'Notification letter']);
+    fireEvent.click(within(listbox).getByRole('option', { name: 'W-9 form' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/mail-templates/1' && init?.method === 'PUT')).toBe(true));
     const call = fetchMock.mock.calls.find(([url, init]) => url === '/api/mail-templates/1' && init?.method === 'PUT');
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({
       name: 'Assignment notice', event: 'task_assigned', isDefault: true, version: 3,
       subjectEn: 'New task: {{caseNumber}}{{taskName}}', subjectEs: 'Nueva tarea: {{taskName}}',
-      bodyHtmlEn: '<p>Hi {{recipientName}}</p>', bodyHtmlEs: '<p>Hola {{recipientName}}</p>',
+      bodyHtmlEn: '<p>Hi {{recipientName}}</p>', bodyHtmlEs: '<p>Hola {{recipientName}}</p>', printTemplateId: 7,
     });
   });
 

@@ -11,6 +11,7 @@ import type {
 } from '../../../../core/api/templates.js';
 import type { Wire } from '../../../../core/api/wire.js';
 import { type ListParams, useListPage } from '../../components/table/listParams.js';
+import { MAX_LIMIT } from '../../../../core/api/list.js';
 import { apiFetch } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
@@ -104,5 +105,23 @@ export function useSendTestTemplate(callbacks: MutationCallbacks<{ to: string },
     meta: { silentError: true },
     onSuccess: refreshAfter(callbacks, () => undefined),
     onError: callbacks.onError,
+  });
+}
+
+/** A print template an email may attach (issue 20). */
+export interface PrintChoice {
+  id: number;
+  name: string;
+  nameEn: string;
+  kind: 'acroform' | 'letter';
+  hasPdf: boolean;
+}
+
+/** The tenant's print templates, for the editor's attachment (needs menu_configuracion show: else an error, and no choices). */
+export function usePrintTemplateChoices() {
+  return useQuery({
+    queryKey: ['print-templates', 'choices'],
+    queryFn: ({ signal }) => apiFetch<{ items: PrintChoice[] }>(`/api/print-templates?limit=${MAX_LIMIT}&sortBy=name`, { signal }),
+    retry: false,
   });
 }

@@ -43,6 +43,8 @@ import { CorrectionNotice } from './CorrectionNotice.js';
 import { OwnerDialog, ParticipantsDialog } from './PeopleDialogs.js';
 import { ReturnForCorrectionDialog } from './ReturnForCorrectionDialog.js';
 import { SimilarCases } from './SimilarCases.js';
+import { LandingLinkButton } from './LandingLinkButton.js';
+import { CasePrintMenu } from '../../printing/CasePrintMenu.js';
 
 /** Errors that mean the page shows an old state of the case: it loads again. */
 const STALE_CODES = new Set(['INVALID_TRANSITION', 'CONFLICT', 'STALE_DRAFT', 'CASE_NOT_OPEN', 'CORRECTION_OPEN', 'NO_OPEN_CORRECTION']);
@@ -182,6 +184,8 @@ export default function CasePage() {
       <PageHeader title={t('caseView.titleNumber', { number })}>
         {applicantView && publicView.data ? <PublicStatusChip status={publicView.data.status} /> : <TaskStateChip state={c.state} size="medium" />}
         {c.correction && <Chip variant="outlined" label={t('caseCorrection.chip')} sx={{ borderColor: 'warning.main' }} />}
+        {!applicantView && <CasePrintMenu caseId={c.id} />}
+        {!applicantView && <LandingLinkButton caseId={c.id} state={c.state} />}
       </PageHeader>
 
       <Presence users={room.users} me={Number(session.user.uid)} />
