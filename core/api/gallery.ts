@@ -132,6 +132,19 @@ export const bundlePrintTemplateSchema = z.object({
   pdfName: text(200).nullable().default(null),
 });
 
+/**
+ * The items of a built-in master the bundle's forms choose from (the places
+ * of `departamentos` and `municipios`): installed only into a tenant whose
+ * list is empty, so a new agency's forms have something to choose, and an
+ * agency's own list is never touched.
+ */
+export const bundleBuiltInItemsSchema = z.object({
+  master: code,
+  items: z
+    .array(z.object({ code: z.string().min(1).max(60), name: text(200).min(1), nameEn: text(200).default(''), parent: text(60).nullable().default(null) }))
+    .max(5000),
+});
+
 /** What a gallery card says about an application (absent from a plain export). */
 export const bundleAppSchema = z.object({ key: code, title: bilingual(200), description: bilingual(2000) });
 
@@ -146,6 +159,7 @@ export const bundleSchema = z.object({
   mailTemplates: z.array(bundleMailTemplateSchema).max(100).default([]),
   protocols: z.array(bundleProtocolSchema).max(50),
   printTemplates: z.array(bundlePrintTemplateSchema).max(50).default([]),
+  builtInItems: z.array(bundleBuiltInItemsSchema).max(10).default([]),
 });
 export type Bundle = z.output<typeof bundleSchema>;
 export type BundleInput = z.input<typeof bundleSchema>;
@@ -172,8 +186,11 @@ export const installTargetSchema = z.strictObject({
 });
 
 export const PLAN_KINDS = ['form', 'master', 'protocol', 'team', 'mailTemplate', 'printTemplate'] as const;
-/** create: as named; rename: its code or name is taken, created under `as`; reuse: the tenant's own of that name is used. */
-export const PLAN_ACTIONS = ['create', 'rename', 'reuse'] as const;
+/**
+ * create: as named; rename: its code or name is taken, created under `as`; reuse: the tenant's own of that name is used;
+ * fill: a built-in master of the tenant, empty, gets the bundle's `as` items; keep: it has items of its own, kept (the bundle's `as` are left out).
+ */
+export const PLAN_ACTIONS = ['create', 'rename', 'reuse', 'fill', 'keep'] as const;
 
 /** What an install or import will do (the preview and the dry run answer this; the install answers it with the new project). */
 export const installPlanSchema = z.object({

@@ -275,19 +275,17 @@ describe('agency onboarding', () => {
       await page.getByRole('button', { name: en.common.save, exact: true }).click();
       await page.getByText(en.printing.saved).waitFor();
 
-      // 5. An application of the rental protocol, through the API with this page's own session. A new agency's
-      // region masters start empty: its administrator first adds the place it serves.
+      // 5. An application of the rental protocol, through the API with this page's own session. The new agency's
+      // empty places were filled by the install with the application's (departments and their cities).
       const api = page.request;
       const post = async (url: string, data: object) => {
         const res = await api.post(`${base}${url}`, { data });
         expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
         return res.json();
       };
-      await post('/api/masters/departamentos/items', { code: 'PR', name: 'Puerto Rico' });
-      await post('/api/masters/municipios/items', { code: 'PR-SJ', name: 'San Juan', parentCode: 'PR' });
       const applicant = {
         firstName: 'Rosa', lastName: 'Díaz', documentType: 'SSN', documentNumber: '123456789', email: 'rosa.diaz@example.org', phone: '7875550142',
-        departamento: 'PR', municipio: 'PR-SJ', zipCode: '00901', payRent: 950,
+        departamento: '25', municipio: '25899', zipCode: '25899', payRent: 950,
         householdInformation: [{ memberName: 'Rosa Díaz', relationship: 'self', age: 41 }],
       };
       const draft = await post('/api/cases/drafts', { protocolId, data: applicant });
@@ -313,8 +311,8 @@ describe('agency onboarding', () => {
       expect(pdf.getForm().getFields()).toHaveLength(0);
       const drawn = pdfText(pdf);
       expect(drawn).toContain(hex('Rosa Díaz'));
-      expect(drawn).toContain(hex('San Juan'));
-      expect(drawn).toContain(hex('00901'));
+      expect(drawn).toContain(hex('Zipaquirá'));
+      expect(drawn).toContain(hex('25899'));
       await pdfTab.close();
       await ctx.close();
     },

@@ -76,6 +76,28 @@ export const US_FEDERAL_HOLIDAYS: Array<[string, string]> = [
 ];
 
 /** The demo region and definitions, so selects have something to offer from the first minute. */
+/**
+ * The items every tenant starts with in its built-in masters (issue 20: an
+ * agency that registers itself gets them too): the spec's document
+ * checklist (`definiciones`), the functions, the quick comments and the US
+ * federal holidays of the business calendar. The places (`departamentos`,
+ * `municipios`) are the demo's sample only: an application brings its own
+ * (gallery bundles carry the items of the built-in masters their forms use).
+ */
+export async function seedEntityDefaultItems(db: Db, entityId: number): Promise<void> {
+  const masters = new Map((await db.selectFrom('masters').where('entity_id', '=', entityId).select(['id', 'code']).execute()).map((m) => [m.code, m.id]));
+  const put = async (code: string, items: Array<[string, string] | [string, string, string]>) => {
+    await db.insertInto('master_items').values(items.map(([c, n, en]) => ({ entity_id: entityId, master_id: masters.get(code) as number, code: c, name: n, name_en: en ?? '' }))).execute();
+  };
+  await put('definiciones', DOCUMENTS);
+  await put('funciones', FUNCIONES);
+  await put('festivos', US_FEDERAL_HOLIDAYS);
+  await db
+    .insertInto('master_items')
+    .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: es, name_en: en })))
+    .execute();
+}
+
 export async function seedDemoMasterItems(db: Db, entityId: number): Promise<void> {
   const masters = new Map((await db.selectFrom('masters').where('entity_id', '=', entityId).select(['id', 'code']).execute()).map((m) => [m.code, m.id]));
   const extra = async (code: string, name: string) => {
@@ -88,15 +110,9 @@ export async function seedDemoMasterItems(db: Db, entityId: number): Promise<voi
     await db.insertInto('master_items').values(items.map(([c, n, en]) => ({ entity_id: entityId, master_id: masters.get(code) as number, code: c, name: n, name_en: en ?? '' }))).execute();
   };
   await put('departamentos', DEPARTAMENTOS);
-  await put('definiciones', DOCUMENTS);
   await put('document_types', DOCUMENT_TYPES);
   await put('income_sources', INCOME_SOURCES);
-  await put('funciones', FUNCIONES);
-  await put('festivos', US_FEDERAL_HOLIDAYS);
-  await db
-    .insertInto('master_items')
-    .values(QUICK_COMMENTS.map(([c, en, es]) => ({ entity_id: entityId, master_id: masters.get('comentarios_rapidos') as number, code: c, name: es, name_en: en })))
-    .execute();
+  await seedEntityDefaultItems(db, entityId);
   const deps = new Map(
     (await db.selectFrom('master_items').where('master_id', '=', masters.get('departamentos') as number).select(['id', 'code']).execute()).map((d) => [d.code, d.id]),
   );

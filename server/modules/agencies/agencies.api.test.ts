@@ -154,6 +154,15 @@ describe('the emailed link', () => {
     expect(roles.map((r) => r.code).sort()).toEqual(['invitado', 'super-admin', ...DEMO_ROLES.map((r) => r.code)].sort());
     const masters = await t.db.selectFrom('masters').where('entity_id', '=', entity.id).select('code').execute();
     expect(masters.map((m) => m.code).sort()).toEqual(SYSTEM_MASTERS.map((m) => m.code).sort());
+    // The built-in lists a programme needs from day one: the document checklist, quick comments, the holidays.
+    const filled = await t.db
+      .selectFrom('master_items as i')
+      .innerJoin('masters as m', 'm.id', 'i.master_id')
+      .where('i.entity_id', '=', entity.id)
+      .groupBy('m.code')
+      .select(['m.code', (eb) => eb.fn.countAll<string>().as('n')])
+      .execute();
+    expect(Object.fromEntries(filled.map((r) => [r.code, Number(r.n) > 0]))).toEqual({ definiciones: true, funciones: true, festivos: true, comentarios_rapidos: true });
     expect(await t.db.selectFrom('print_templates').where('entity_id', '=', entity.id).select('builtin').execute()).toHaveLength(2);
     expect(Number((await t.db.selectFrom('mail_templates').where('entity_id', '=', entity.id).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)).toBeGreaterThan(0);
     const reg = await t.db.selectFrom('agency_registrations').where('docnumber', '=', body.docnumber).selectAll().executeTakeFirstOrThrow();

@@ -14,7 +14,7 @@ import { AGENCY_PLANS, type AgencyPlanName, REGISTRATION_HOURS } from '../../../
 import type { agencyCreateBody, agencyUpdateBody, registrationBody } from '../../../core/api/agencies.js';
 import type { Db } from '../../db/pool.js';
 import { createRoleWithRules, DEMO_ROLES, seedEntityAcl } from '../../db/seed/acl.js';
-import { seedEntityMasters } from '../../db/seed/masters.js';
+import { seedEntityDefaultItems, seedEntityMasters } from '../../db/seed/masters.js';
 import { seedEntityPrintTemplates } from '../../db/seed/print-templates.js';
 import { seedEntityMailTemplates } from '../../db/seed/templates.js';
 import type { Database } from '../../db/types.js';
@@ -162,6 +162,7 @@ export async function provisionTenant(trx: Trx, input: TenantInput): Promise<{ e
     .executeTakeFirstOrThrow();
   await seedEntityAcl(trx, entity.id);
   await seedEntityMasters(trx, entity.id);
+  await seedEntityDefaultItems(trx, entity.id);
   await seedEntityMailTemplates(trx, entity.id);
   for (const role of DEMO_ROLES) await createRoleWithRules(trx, entity.id, role);
   await seedEntityPrintTemplates(trx, entity.id);

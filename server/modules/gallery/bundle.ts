@@ -138,6 +138,19 @@ export function checkBundle(input: unknown): CheckedBundle {
     for (const source of unknownSources(pt.mapping, formFields)) problems.push({ path: `${path}.mapping`, message: 'gallery.problem.unknownSource', params: { code: pt.key, source } });
     if ([pt.htmlEn, pt.htmlEs].some((html) => checkTemplate(html).length > 0)) problems.push({ path: path, message: 'gallery.problem.badPlaceholder', params: { code: pt.key } });
   }
+  // Items of built-in masters: only those masters, each once, parents in the file when their master is.
+  for (const c of duplicates(bundle.builtInItems.map((x) => x.master))) problems.push({ path: `builtInItems.${c}`, message: 'gallery.problem.duplicateCode', params: { code: c } });
+  const builtInItemCodes = new Map(bundle.builtInItems.map((x) => [x.master, new Set(x.items.map((i) => i.code))]));
+  for (const entry of bundle.builtInItems) {
+    const path = `builtInItems.${entry.master}`;
+    if (!BUILT_IN_MASTERS.has(entry.master)) problems.push({ path, message: 'gallery.problem.unknownMaster', params: { code: entry.master } });
+    for (const c of duplicates(entry.items.map((i) => i.code))) problems.push({ path: `${path}.${c}`, message: 'gallery.problem.duplicateCode', params: { code: c } });
+    const parentMaster = SYSTEM_MASTERS.find((m) => m.code === entry.master)?.parent ?? null;
+    const parents = parentMaster ? builtInItemCodes.get(parentMaster) : undefined;
+    for (const item of entry.items) {
+      if (item.parent && (!parentMaster || (parents && !parents.has(item.parent)))) problems.push({ path: `${path}.${item.code}.parent`, message: 'gallery.problem.unknownItem', params: { code: item.parent } });
+    }
+  }
   if (problems.length) throw new AppError('BUNDLE_INVALID', {}, problems);
   return { bundle, forms };
 }

@@ -28,7 +28,8 @@ import { insertPrintTemplate } from '../printing/repo.js';
 import { insertProtocol } from '../protocols/repo.js';
 import { htmlToText, sanitizeBody } from '../templates/html.js';
 import { BUILT_IN_MASTERS, type CheckedBundle, freeCode, freeName, mastersOfForm, type Problem, renameMasters } from './bundle.js';
-import { tenantNames, uidTaken } from './repo.js';
+import { SYSTEM_MASTERS } from '../../db/seed/masters.js';
+import { builtInItemCounts, tenantNames, uidTaken } from './repo.js';
 
 type Trx = Transaction<Database>;
 type Executor = Db | Trx;
@@ -45,6 +46,8 @@ interface Resolved {
   teams: Map<string, { reuse: number } | { create: string }>;
   templates: Map<string, string>;
   printTemplates: Map<string, string>;
+  /** The built-in masters (by code) whose tenant list is empty and gets the bundle's items. */
+  fills: Set<string>;
   protocols: Map<string, string>;
   users: Map<string, number>;
   builtIn: Map<string, number>;
@@ -119,6 +122,23 @@ async function resolve(db: Executor, actor: Actor, checked: CheckedBundle, targe
     }
   }
 
+  // Built-in masters' items: an empty list of the tenant is filled; a list of its own is kept as it is.
+  // A child item goes in only under a parent the tenant will have (the file's, filled now, or its own kept list's).
+  const fills = new Set<string>();
+  const counts = await builtInItemCounts(db, actor, bundle.builtInItems.map((x) => x.master));
+  for (const entry of bundle.builtInItems) {
+    const empty = (counts.get(entry.master) ?? 0) === 0;
+    if (!empty) {
+      items.push({ kind: 'master', code: entry.master, name: entry.master, action: 'keep', as: String(entry.items.length) });
+      continue;
+    }
+    fills.add(entry.master);
+    const parentMaster = SYSTEM_MASTERS.find((m) => m.code === entry.master)?.parent ?? null;
+    const parents = parentMaster ? await parentCodes(db, actor, bundle, fills, parentMaster) : null;
+    const going = entry.items.filter((it) => !it.parent || parents?.has(it.parent)).length;
+    items.push({ kind: 'master', code: entry.master, name: entry.master, action: 'fill', as: String(going) });
+  }
+
   // Print templates keep their name unless the tenant has it (" (2)"); an AcroForm's PDF is checked as an upload is.
   const printTemplates = new Map<string, string>();
   const printNames = new Set(names.printTemplates);
@@ -143,7 +163,14 @@ async function resolve(db: Executor, actor: Actor, checked: CheckedBundle, targe
     problems: problems.map((p) => ({ path: p.path, message: translate(lang, p.message, p.params) })),
     ok: problems.length === 0,
   };
-  return { plan, forms, masters, teams, templates, printTemplates, protocols, users, builtIn };
+  return { plan, forms, masters, teams, templates, printTemplates, fills, protocols, users, builtIn };
+}
+
+/** The item codes a built-in parent master will have: the file's when it fills that list, else the tenant's own. */
+async function parentCodes(db: Executor, actor: Actor, bundle: CheckedBundle['bundle'], fills: ReadonlySet<string>, master: string): Promise<Set<string>> {
+  if (fills.has(master)) return new Set(bundle.builtInItems.find((x) => x.master === master)?.items.map((i) => i.code) ?? []);
+  const rows = await db.selectFrom('master_items as i').innerJoin('masters as m', 'm.id', 'i.master_id').where('i.entity_id', '=', actor.entityId).where('m.code', '=', master).select('i.code').execute();
+  return new Set(rows.map((r) => r.code));
 }
 
 /** What installing the bundle would do; nothing is written. */
@@ -176,6 +203,24 @@ export async function installBundle(db: Db, actor: Actor, checked: CheckedBundle
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+
+    // The built-in masters' items, into the tenant's empty lists (parents first: the file keeps that order).
+    for (const entry of bundle.builtInItems) {
+      if (!r.fills.has(entry.master)) continue;
+      const masterId = (await tenantNames(trx, actor)).masters.get(entry.master) as number;
+      const parentMaster = SYSTEM_MASTERS.find((m) => m.code === entry.master)?.parent ?? null;
+      const parentIds = parentMaster
+        ? new Map((await trx.selectFrom('master_items as i').innerJoin('masters as m', 'm.id', 'i.master_id').where('i.entity_id', '=', e).where('m.code', '=', parentMaster).select(['i.id', 'i.code']).execute()).map((x) => [x.code, x.id]))
+        : new Map<string, number>();
+      // As the plan said: an item whose parent the tenant will not have is left out.
+      const going = entry.items.filter((it) => !it.parent || parentIds.has(it.parent));
+      for (let k = 0; k < going.length; k += 500) {
+        await trx
+          .insertInto('master_items')
+          .values(going.slice(k, k + 500).map((it) => ({ entity_id: e, master_id: masterId, code: it.code, name: it.name, name_en: it.nameEn, parent_item_id: it.parent ? (parentIds.get(it.parent) as number) : null })))
+          .execute();
+      }
+    }
 
     // Masters, parents first; items keep their parent item by code.
     const masterIds = new Map<string, number>();

@@ -120,6 +120,39 @@ describe('POST /api/gallery/:app/preview', () => {
 });
 
 describe('POST /api/gallery/:app/install', () => {
+  it("fills a new agency's empty built-in places with the application's, and keeps an agency's own list", async () => {
+    const itemsOf = async (entityId: number, code: string) =>
+      t.db
+        .selectFrom('master_items as i')
+        .innerJoin('masters as m', 'm.id', 'i.master_id')
+        .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
+        .where('i.entity_id', '=', entityId)
+        .where('m.code', '=', code)
+        .select(['i.code', 'p.code as parent'])
+        .orderBy('i.code')
+        .execute();
+    const places = (plan: Plan) => plan.items.filter((i) => i.kind === 'master' && ['departamentos', 'municipios'].includes(i.code)).map((i) => [i.code, i.action, i.as]);
+
+    // Empty lists (a new agency's): both filled, the cities under their departments.
+    const fresh = await tenantWithAdmin();
+    const preview = await send(fresh.admin, 'POST', '/api/gallery/rental-assistance/preview', { uid: 'ra-places', title: 'Rental' });
+    expect(places(preview.json<Plan>())).toEqual([['departamentos', 'fill', '5'], ['municipios', 'fill', '10']]);
+    expect((await send(fresh.admin, 'POST', '/api/gallery/rental-assistance/install', { uid: 'ra-places', title: 'Rental' })).statusCode).toBe(201);
+    expect(await itemsOf(fresh.entity.id, 'departamentos')).toHaveLength(5);
+    expect(await itemsOf(fresh.entity.id, 'municipios')).toContainEqual({ code: '05001', parent: '05' });
+    expect(await itemsOf(fresh.entity.id, 'municipios')).toHaveLength(10);
+
+    // An agency with its own departments: kept; only the cities under a department it has go in.
+    const own = await tenantWithAdmin();
+    const deps = await t.db.selectFrom('masters').where('entity_id', '=', own.entity.id).where('code', '=', 'departamentos').select('id').executeTakeFirstOrThrow();
+    await t.db.insertInto('master_items').values({ entity_id: own.entity.id, master_id: deps.id, code: '05', name: 'Antioquia (ours)' }).execute();
+    const kept = await send(own.admin, 'POST', '/api/gallery/rental-assistance/preview', { uid: 'ra-own', title: 'Rental' });
+    expect(places(kept.json<Plan>())).toEqual([['departamentos', 'keep', '5'], ['municipios', 'fill', '3']]);
+    expect((await send(own.admin, 'POST', '/api/gallery/rental-assistance/install', { uid: 'ra-own', title: 'Rental' })).statusCode).toBe(201);
+    expect(await itemsOf(own.entity.id, 'departamentos')).toEqual([{ code: '05', parent: null }]);
+    expect((await itemsOf(own.entity.id, 'municipios')).map((i) => i.parent)).toEqual(['05', '05', '05']);
+  });
+
   it('creates the project and a published protocol a case goes through, its condition included', async () => {
     const { entity, admin: a } = await tenantWithAdmin();
     const res = await send(a, 'POST', '/api/gallery/title-clearance/install', { uid: 'tc-install', title: 'Title office' });

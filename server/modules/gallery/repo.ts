@@ -40,6 +40,21 @@ export async function tenantNames(db: Executor, actor: Actor) {
   };
 }
 
+/** How many items each of these built-in masters of the tenant has. */
+export async function builtInItemCounts(db: Executor, actor: Actor, codes: string[]): Promise<Map<string, number>> {
+  if (!codes.length) return new Map();
+  const rows = await db
+    .selectFrom('masters as m')
+    .leftJoin('master_items as i', 'i.master_id', 'm.id')
+    .where('m.entity_id', '=', actor.entityId)
+    .where('m.system', '=', true)
+    .where('m.code', 'in', codes)
+    .groupBy('m.code')
+    .select(['m.code', (eb) => eb.fn.count<string>('i.id').as('n')])
+    .execute();
+  return new Map(rows.map((r) => [r.code, Number(r.n)]));
+}
+
 /** Project uids are unique across tenants: whether any tenant uses this one. */
 export async function uidTaken(db: Executor, uid: string): Promise<boolean> {
   return !!(await db.selectFrom('projects').where('uid', '=', uid).select('id').executeTakeFirst());
@@ -145,6 +160,31 @@ export async function exportProject(db: Db, actor: Actor, uid: string, now = new
   }
   const userEmail = new Map(users.map((u) => [u.id, u.email]));
 
+  // The items of the built-in masters the forms choose from, with their built-in parents (municipios -> departamentos), parents first.
+  const builtInCodes = new Set<string>();
+  const wantBuiltIn = (c: string | null | undefined) => {
+    const m = c ? masterByCode.get(c) : undefined;
+    if (!m || !m.system || builtInCodes.has(m.code)) return;
+    wantBuiltIn(m.parent_id ? masterById.get(m.parent_id)?.code : null);
+    builtInCodes.add(m.code);
+  };
+  for (const f of forms) for (const c of mastersOfForm(f.definition as FormDefinition)) wantBuiltIn(c);
+  for (const m of masterList) wantBuiltIn(m.parent_id ? masterById.get(m.parent_id)?.code : null);
+  const builtInItems = [];
+  for (const code of builtInCodes) {
+    const m = masterByCode.get(code) as (typeof allMasters)[number];
+    const rows = await db
+      .selectFrom('master_items as i')
+      .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
+      .where('i.entity_id', '=', e)
+      .where('i.master_id', '=', m.id)
+      .where('i.active', '=', true)
+      .select(['i.code', 'i.name', 'i.name_en', 'p.code as parent'])
+      .orderBy('i.id')
+      .execute();
+    if (rows.length) builtInItems.push({ master: code, items: rows.map((i) => ({ code: i.code, name: i.name, nameEn: i.name_en, parent: i.parent })) });
+  }
+
   // The project's protocols' own print templates (the built-in ones every tenant has stay behind).
   const protocolIds = protocols.map((p) => p.id);
   const prints = protocolIds.length
@@ -198,6 +238,7 @@ export async function exportProject(db: Db, actor: Actor, uid: string, now = new
         },
       };
     }),
+    builtInItems,
     printTemplates: prints.map((pt) => {
       const key = freeCode(slugOf(pt.name_en || pt.name), printKeys);
       printKeys.add(key);

@@ -11,8 +11,9 @@ import type { InstallPlan } from './api.js';
 /** The preview's (or dry run's) report: what will be created, what conflicts and how, and what stops it. */
 export function PlanReport({ plan }: { plan: InstallPlan }) {
   const { t } = useTranslation();
-  const created = plan.items.filter((i) => i.action === 'create');
-  const conflicts = plan.items.filter((i) => i.action !== 'create');
+  const isNew = (i: InstallPlan['items'][number]) => i.action === 'create' || i.action === 'fill';
+  const created = plan.items.filter(isNew);
+  const conflicts = plan.items.filter((i) => !isNew(i));
   const row = (i: InstallPlan['items'][number]) => (
     <ListItem key={`${i.kind}:${i.code}`} disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>
       <Chip size="small" label={t(`gallery.plan.kinds.${i.kind}`)} />
