@@ -159,6 +159,24 @@ async function registerAndConfirm(page: Page, lang: 'en' | 'es', route: string, 
   await page.getByRole('heading', { level: 1, name: x.welcome(agency.admin) }).waitFor();
 }
 
+/** An application of the rental protocol as its form takes it (a department and city the gallery brought). */
+const RENTAL_APPLICANT = {
+  firstName: 'Rosa', lastName: 'Díaz', documentType: 'SSN', documentNumber: '123456789', email: 'rosa.diaz@example.org', phone: '7875550142',
+  departamento: '25', municipio: '25899', zipCode: '25899', payRent: 950,
+  householdInformation: [{ memberName: 'Rosa Díaz', relationship: 'self', age: 41 }],
+};
+
+/** Submits an application of the protocol through the API with the page's own session; answers its id and number. */
+async function submitApplication(page: Page, protocolId: number): Promise<{ id: number; number: string }> {
+  const post = async (url: string, data: object) => {
+    const res = await page.request.post(`${base}${url}`, { data });
+    expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
+    return res.json();
+  };
+  const draft = await post('/api/cases/drafts', { protocolId, data: RENTAL_APPLICANT });
+  return post(`/api/cases/drafts/${draft.id}/submit`, {});
+}
+
 // What the English journey leaves for the other tenant to look for.
 const made = { templateName: '', caseId: 0, templateId: 0, printUrl: '', agencyName: '' };
 
@@ -278,18 +296,7 @@ describe('agency onboarding', () => {
       // 5. An application of the rental protocol, through the API with this page's own session. The new agency's
       // empty places were filled by the install with the application's (departments and their cities).
       const api = page.request;
-      const post = async (url: string, data: object) => {
-        const res = await api.post(`${base}${url}`, { data });
-        expect(res.status(), `${url}: ${await res.text()}`).toBeLessThan(300);
-        return res.json();
-      };
-      const applicant = {
-        firstName: 'Rosa', lastName: 'Díaz', documentType: 'SSN', documentNumber: '123456789', email: 'rosa.diaz@example.org', phone: '7875550142',
-        departamento: '25', municipio: '25899', zipCode: '25899', payRent: 950,
-        householdInformation: [{ memberName: 'Rosa Díaz', relationship: 'self', age: 41 }],
-      };
-      const draft = await post('/api/cases/drafts', { protocolId, data: applicant });
-      const submitted = await post(`/api/cases/drafts/${draft.id}/submit`, {});
+      const submitted = await submitApplication(page, protocolId);
       made.caseId = submitted.id;
 
       // 6. The case page's Print menu: the W-9 opens in a new tab, filled and flattened.
@@ -345,7 +352,7 @@ describe('agency onboarding', () => {
     await ctx.close();
   });
 
-  it('es, on a phone: a premium agency registers and finds its home, the gallery and the settings in Spanish, none scrolling sideways', { timeout: 90_000 }, async () => {
+  it('es, on a phone: a premium agency registers, finds its home, the gallery and the settings in Spanish, installs rental assistance and prints an application in Spanish, none scrolling sideways', { timeout: 120_000 }, async () => {
     const ctx = await newContext(browser, 'es', PHONE, base);
     const page = await ctx.newPage();
     const agency: Agency = {
@@ -392,6 +399,42 @@ describe('agency onboarding', () => {
     text = await page.locator('body').innerText();
     for (const words of englishOf(en.appSettings, es.appSettings)) expect(holds(text, words), `settings: ${words}`).toBe(false);
     expect(await noSidewaysScroll(page), 'settings').toBe(true);
+
+    // The same in Spanish: rental assistance from the gallery into a new project, an application, printed complete.
+    await page.goto('/vainilla-apps');
+    await page.getByRole('article', { name: 'Asistencia para el alquiler' }).getByRole('link', { name: 'Usar la aplicación Asistencia para el alquiler' }).click();
+    await page.waitForURL((url) => url.pathname === '/vainilla/registrar-proyecto');
+    await page.getByRole('textbox', { name: es.gallery.register.projectTitle }).fill('Alivio del alquiler');
+    await page.getByRole('button', { name: es.gallery.register.review, exact: true }).click();
+    const review = page.getByRole('region', { name: es.gallery.register.review, exact: true });
+    await review.getByText(es.gallery.plan.created).first().waitFor();
+    expect(await noSidewaysScroll(page), 'review').toBe(true);
+    await review.getByRole('link', { name: es.gallery.register.continue }).click();
+    await page.getByRole('heading', { level: 1, name: es.gallery.confirm.title }).waitFor();
+    await page.getByText(es.gallery.plan.created).first().waitFor();
+    await page.getByRole('button', { name: es.gallery.confirm.button, exact: true }).click();
+    await page.getByRole('dialog', { name: es.gallery.confirm.dialogTitle }).getByRole('button', { name: es.gallery.confirm.button }).click();
+    await page.getByRole('heading', { name: es.gallery.confirm.success.replace('{{title}}', 'Alivio del alquiler') }).waitFor();
+    const open = page.getByRole('link', { name: es.gallery.confirm.openProtocol.replace('{{name}}', 'Asistencia para el alquiler') });
+    const protocolId = Number(/\/protocolos\/(\d+)$/.exec((await open.getAttribute('href')) ?? '')?.[1]);
+    expect(protocolId).toBeGreaterThan(0);
+
+    const submitted = await submitApplication(page, protocolId);
+    await page.goto(`/cases/${submitted.id}`);
+    await page.getByRole('heading', { level: 1, name: new RegExp(submitted.number) }).waitFor();
+    await page.getByRole('button', { name: es.printing.print, exact: true }).click();
+    const tab = ctx.waitForEvent('page');
+    await page.getByRole('menu', { name: es.printing.printMenu }).getByRole('menuitem', { name: 'Solicitud completa' }).click();
+    const pdfTab = await tab;
+    await pdfTab.waitForURL(/\/api\/cases\/\d+\/print\/\d+$/, { waitUntil: 'commit' });
+    const printed = await page.request.get(pdfTab.url());
+    expect(printed.status()).toBe(200);
+    const pdf = await PDFDocument.load(await printed.body());
+    // Printed in the reader's language: the Spanish name of the template is its title.
+    expect(pdf.getTitle()).toBe('Solicitud completa');
+    expect(pdf.getPageCount()).toBeGreaterThan(0);
+    await pdfTab.close();
+    expect(await noSidewaysScroll(page), 'case').toBe(true);
     await ctx.close();
   });
 });

@@ -25,6 +25,8 @@ export function rentalApp(exported: Bundle): Bundle {
       },
     },
     project: { ...exported.project, uid: 'rental-assistance', description: 'Emergency rental assistance applications.', newApplicationsDeadline: null },
+    // The demo names its protocol in English only; the gallery's application has both names (`name` is Spanish, `nameEn` English).
+    protocols: exported.protocols.map((p) => (p.code === 'rental-assistance' && !p.nameEn ? { ...p, name: 'Asistencia para el alquiler', nameEn: p.name } : p)),
     mailTemplates: [
       ...exported.mailTemplates,
       ...EMAILS.map((event) => {

@@ -24,7 +24,7 @@ import { ActionToolbar, QueryState, Section } from '../../components/page/index.
 import { PageFallback } from '../../components/PageFallback.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { NotFoundPage } from '../errors/NotFoundPage.js';
-import { useProtocolOptions } from '../protocols/api.js';
+import { protocolName, useProtocolOptions } from '../protocols/api.js';
 import { type PrintSource, type PrintTemplate, printUrl, usePrintCaseOptions, usePrintSources, usePrintTemplate, useSavePrintTemplate, useUploadTemplatePdf } from './api.js';
 
 /** The email templates' rich-text editor with its placeholder picker: loaded with this page only. */
@@ -101,7 +101,7 @@ function Editor({ template }: { template: PrintTemplate }) {
             {template.protocolId && !(protocols.data?.items ?? []).some((p) => p.id === template.protocolId) && <MenuItem value={String(template.protocolId)}>{template.protocolName}</MenuItem>}
             {(protocols.data?.items ?? []).map((p) => (
               <MenuItem key={p.id} value={String(p.id)}>
-                {p.name}
+                {protocolName(p, i18n.language)}
               </MenuItem>
             ))}
           </TextField>

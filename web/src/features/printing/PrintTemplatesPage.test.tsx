@@ -44,7 +44,7 @@ function serve() {
   return mockFetch((url, init) => {
     if (url.endsWith('/settings')) return jsonResponse(settingsFixture);
     if (url === '/api/auth/session') return jsonResponse(sessionFixture);
-    if (url.startsWith('/api/protocols?')) return jsonResponse({ items: [{ id: 7, name: 'Mortgage' }], total: 1 });
+    if (url.startsWith('/api/protocols?')) return jsonResponse({ items: [{ id: 7, name: 'Hipoteca', nameEn: 'Mortgage' }], total: 1 });
     if (url.startsWith('/api/print-templates?')) {
       const protocol = new URL(url, 'http://x').searchParams.get('protocolId');
       const shown = protocol ? items.filter((i) => i.protocolId === Number(protocol) || i.protocolId === null) : items;
@@ -80,6 +80,7 @@ describe('/configuracion/plantillas', () => {
     // A built-in template is never deleted.
     expect(screen.queryByRole('button', { name: 'Delete: Complete application' })).not.toBeInTheDocument();
 
+    // The protocol filter names protocols in the page's language (their English name here).
     fireEvent.mouseDown(screen.getByRole('combobox', { name: /Protocol/ }));
     fireEvent.click(await screen.findByRole('option', { name: 'Mortgage' }));
     await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url).includes('protocolId=7'))).toBe(true));
@@ -112,6 +113,10 @@ describe('/configuracion/plantillas', () => {
     expect(screen.getByText('PDF rellenable')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Plantillas de impresión' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    // The protocol filter (behind Filters on a phone) names protocols in Spanish.
+    fireEvent.click(screen.getByRole('button', { name: /Filtros/ }));
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: /Protocolo/ }));
+    expect(await screen.findByRole('option', { name: 'Hipoteca' })).toBeInTheDocument();
   });
 
   test('editor (AcroForm): each PDF field has a select of sources; save sends the mapping and the version; preview opens the PDF', async () => {

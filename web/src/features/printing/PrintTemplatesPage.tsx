@@ -24,7 +24,7 @@ import { type Column, DataTable } from '../../components/table/DataTable.js';
 import { ListError } from '../../components/table/ListError.js';
 import { tablePaging, useListParams } from '../../components/table/listParams.js';
 import { SearchField } from '../../components/table/SearchField.js';
-import { useProtocolOptions } from '../protocols/api.js';
+import { protocolName, useProtocolOptions } from '../protocols/api.js';
 import { type PrintTemplateItem, useCreatePrintTemplate, useDeletePrintTemplate, usePrintTemplateList } from './api.js';
 
 /** /configuracion/plantillas: the tenant's print templates, per protocol; create (kind, names, protocol), edit, delete. */
@@ -85,7 +85,7 @@ export default function PrintTemplatesPage() {
     </>
   );
 
-  const protocolOptions = (protocols.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.name }));
+  const protocolOptions = (protocols.data?.items ?? []).map((p) => ({ value: String(p.id), label: protocolName(p, i18n.language) }));
   return (
     <>
       <PageHeader title={t('printing.title')}>

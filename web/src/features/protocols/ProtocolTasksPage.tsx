@@ -14,7 +14,7 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { type Column, DataTable } from '../../components/table/DataTable.js';
 import { ROWS_PER_PAGE_OPTIONS } from '../../components/table/listParams.js';
 import { CaseLink, DueDate, Responsible, TaskLink } from '../tasks/taskCells.js';
-import { type ProtocolTasks, TASK_GROUPS, type TaskGroup, useProtocolOptions, useProtocolTasks } from './api.js';
+import { type ProtocolTasks, protocolName, TASK_GROUPS, type TaskGroup, useProtocolOptions, useProtocolTasks } from './api.js';
 import { ListError } from '../../components/table/ListError.js';
 
 type Row = ProtocolTasks['items'][number];
@@ -25,7 +25,7 @@ type Row = ProtocolTasks['items'][number];
  * and `?group=` keep the choice in the address.
  */
 export default function ProtocolTasksPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const protocols = useProtocolOptions();
   const chosen = searchParams.get('protocol') ?? '';
@@ -67,7 +67,7 @@ export default function ProtocolTasksPage() {
         >
           {(protocols.data?.items ?? []).map((protocol) => (
             <MenuItem key={protocol.id} value={String(protocol.id)}>
-              {protocol.name}
+              {protocolName(protocol, i18n.language)}
             </MenuItem>
           ))}
         </TextField>

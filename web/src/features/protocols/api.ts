@@ -65,7 +65,11 @@ export function useProtocolList(params: ListParams) {
 interface ProtocolOption {
   id: number;
   name: string;
+  nameEn?: string;
 }
+
+/** A protocol's name in the page's language: `name` is the Spanish one, `nameEn` the English one when it has it. */
+export const protocolName = (p: { name: string; nameEn?: string }, language: string) => (language.startsWith('en') && p.nameEn) || p.name;
 
 /** The tenant's protocols for a picker (users without the protocols target get none). */
 export function useProtocolOptions(enabled = true) {
