@@ -21,6 +21,8 @@ export const errorCatalog = {
   DB_UNAVAILABLE: { status: 503, key: 'errors.dbUnavailable' },
   /** Work that runs as a background job was asked of an instance that runs no worker for it. */
   JOBS_UNAVAILABLE: { status: 503, key: 'errors.jobsUnavailable' },
+  /** This instance is stopping (SIGTERM): its readiness answers this so the balancer sends traffic elsewhere. */
+  SHUTTING_DOWN: { status: 503, key: 'errors.shuttingDown' },
   // identity and access
   INVALID_CREDENTIALS: { status: 401, key: 'auth.errors.invalidCredentials' },
   ACCOUNT_LOCKED: { status: 403, key: 'auth.errors.accountLocked' },

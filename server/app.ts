@@ -14,6 +14,7 @@ import type { Db } from './db/pool.js';
 import { AppError } from './errors.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { type Metrics, registerMetrics } from './modules/system/metrics.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { answerFrameworkError, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerAccountLimits } from './plugins/account-limit.js';
@@ -63,6 +64,10 @@ declare module 'fastify' {
     engine: EngineEnv;
     realtime: Realtime | null;
     jobs: Jobs | null;
+    /** Set from SIGTERM (main.ts) and by close: `/api/ready` answers 503 so the balancer sends traffic elsewhere. */
+    draining: boolean;
+    /** The Prometheus registry when METRICS is on. */
+    metrics: Metrics | null;
   }
 }
 
@@ -101,7 +106,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(options.config.logFormat === 'pretty' ? 'debug' : 'info'),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
-    trustProxy: false,
+    // request.ip is the X-Forwarded-For client only behind a listed proxy (TRUST_PROXY); rate limits, the
+    // sign-in throttle and the access log count it.
+    trustProxy: options.config.http.trustProxy.length ? options.config.http.trustProxy : false,
     // Requests in flight finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
@@ -113,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   app.decorate('routeAccess', declareAccessRegistry(app));
   app.decorate('jobs', null);
+  app.decorate('draining', false);
   app.decorate('mailer', await createMailer(app, options));
   app.decorate('engine', { publicUrl: options.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured, afterMail: () => app.mailer.kick() });
 
@@ -137,11 +145,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    app.draining = true;
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
   registerErrorHandling(app);
+  // Before the routes, so that its timing hook sees every one.
+  app.decorate('metrics', options.config.metrics.enabled ? registerMetrics(app) : null);
 
   await app.register(swagger, {
     openapi: { info: { title: 'Casebook API', version: APP_VERSION } },

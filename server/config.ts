@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -36,6 +37,30 @@ const url = (protocols: string[]) =>
       }
     }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
 
+/** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * The proxies whose X-Forwarded-For is believed: off (the default), or a
+ * comma-separated list of addresses, CIDRs and proxy-addr's range names.
+ * "on" is refused: trusting every address would let any client pick the
+ * address that rate limits and the sign-in throttle count.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v) => (['0', 'false', 'off', 'no'].includes(v.toLowerCase()) ? [] : v.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean)))
+  .refine((list) => list.every(isProxyEntry), 'must be off or a comma-separated list of the proxies\' addresses or CIDRs (or loopback, linklocal, uniquelocal)');
+
 const envSchema = z.object({
   PORT: z
     .string()
@@ -53,10 +78,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
+  TRUST_PROXY: trustProxy.optional(),
+  METRICS: onOff.optional(),
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface Config {
-  http: { port: number; host: string; publicUrl: string };
+  /**
+   * `trustProxy`: the proxies (addresses, CIDRs, range names) whose
+   * X-Forwarded-For gives `request.ip`; empty when off. `secureCookies` when
+   * PUBLIC_URL is https.
+   */
+  http: { port: number; host: string; publicUrl: string; trustProxy: string[]; secureCookies: boolean };
   /**
    * `dir` is where the embedded database and the files live. `explicit` when
    * DATA_DIR was set: then it is used as given, and a problem with it is an
@@ -73,6 +106,8 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** JSON lines for production and pipes; short lines for a person at a terminal. */
   logFormat: 'json' | 'pretty';
+  /** `/api/metrics` (Prometheus): off -> 404; with a token, Bearer only; without one, loopback callers only. */
+  metrics: { enabled: boolean; token: string | undefined };
 }
 
 /** The checkout's own data directory, whatever the working directory. */
@@ -89,11 +124,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
   }
   const e = parsed.data;
   const embedded = !e.DATABASE_URL;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     http: {
       port: e.PORT,
       host: e.HOST,
-      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      publicUrl,
+      trustProxy: e.TRUST_PROXY ?? [],
+      secureCookies: publicUrl.startsWith('https:'),
     },
     data: { dir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : DEFAULT_DATA_DIR, explicit: Boolean(e.DATA_DIR) },
     database: { url: e.DATABASE_URL, embedded },
@@ -102,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
     demoHistory: e.DEMO_HISTORY ?? true,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
+    metrics: { enabled: e.METRICS ?? false, token: e.METRICS_TOKEN },
   };
 }

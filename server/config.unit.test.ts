@@ -41,6 +41,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
   });
 
+  it('trusts no proxy by default; TRUST_PROXY lists addresses, CIDRs and range names', () => {
+    expect(loadConfig({}).http.trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).http.trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5, 192.168.0.0/16 ,::1,fd00::/8, Loopback' }).http.trustProxy).toEqual([
+      '10.0.0.5', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback',
+    ]);
+  });
+
+  it('makes cookies secure when PUBLIC_URL is https', () => {
+    expect(loadConfig({}).http.secureCookies).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://cases.example.org' }).http.secureCookies).toBe(true);
+  });
+
+  it('serves metrics only when METRICS is on, with METRICS_TOKEN when set', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, token: undefined });
+    expect(loadConfig({ METRICS: 'on', METRICS_TOKEN: 'a-long-scrape-token' }).metrics).toEqual({ enabled: true, token: 'a-long-scrape-token' });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).http.port).toBe(3000);
   });
@@ -56,6 +74,14 @@ describe('loadConfig', () => {
     ['DEMO_DATA', 'maybe'],
     ['LOG_LEVEL', 'loud'],
     ['LOG_FORMAT', 'xml'],
+    ['TRUST_PROXY', 'on'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '*'],
+    ['TRUST_PROXY', '10.0.0.1,proxy.example'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.300'],
+    ['METRICS', 'sometimes'],
+    ['METRICS_TOKEN', 'short'],
   ])('stops on %s=%s with a message naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -19,7 +19,7 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, des
       destination,
       colorize: Boolean((destination as NodeJS.WriteStream).isTTY),
       translateTime: 'SYS:HH:MM:ss',
-      ignore: 'reqId,method,url,status,ms',
+      ignore: 'reqId,method,url,status,ms,ip',
       singleLine: true,
     }),
   );
@@ -40,7 +40,8 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const ms = Math.round(reply.elapsedTime);
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms };
+    // The client's address: behind a proxy listed in TRUST_PROXY, the one it forwarded.
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms, ip: request.ip };
     if (error) request.log.warn({ ...line, err: error }, `${request.method} ${request.url} ${reply.statusCode}: ${error.message}`);
     else request.log[this.level](line, `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`);
   }

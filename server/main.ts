@@ -31,6 +31,8 @@ try {
 const log = createLogger(config);
 const cleanup: Array<() => Promise<void> | void> = [];
 let stopping = false;
+/** From the signal on, `/api/ready` answers 503 (the app's `draining`). */
+let drain = () => {};
 
 async function run(): Promise<void> {
   let url: string;
@@ -100,6 +102,9 @@ async function run(): Promise<void> {
     realtime: true,
   });
   cleanup.unshift(() => app.close());
+  drain = () => {
+    app.draining = true;
+  };
   // Demo cases are made through the engine, so they need the app's mail and links; behind them, once, six months of
   // history for the reports and the dashboard.
   if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m))) && config.demoHistory) await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
@@ -135,6 +140,7 @@ async function run(): Promise<void> {
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  drain();
   log.info('shutting down: finishing requests in flight');
   for (const step of cleanup) {
     try {

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { promises as fs, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../tests/support/app.js';
-import { migrate, MigrationError } from './migrate.js';
+import { MIGRATIONS_DIR, migrate, MigrationError } from './migrate.js';
 import { type DbHandle, openDb } from './pool.js';
 import { DEMO_TENANTS, seedDemo } from './seed/demo.js';
 
@@ -42,6 +42,28 @@ describe('migrations', () => {
       expect(tables.rows.map((r) => r.t)).toEqual(['good_one', null]);
     } finally {
       await h.close();
+      await scratch.drop();
+    }
+  });
+
+  it('two instances migrating one fresh database at once both succeed, and each migration runs once', async () => {
+    const scratch = await createTestDatabase({ empty: true });
+    // Two pools, as two processes would have: Kysely's migration lock (a session advisory lock) is per connection.
+    const a = openDb(scratch.url, { max: 2 });
+    const b = openDb(scratch.url, { max: 2 });
+    try {
+      const [byA, byB] = await Promise.all([migrate(a.db), migrate(b.db)]);
+      const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).map((f) => f.replace(/\.(ts|js)$/, ''));
+      // Between them they applied every migration, in order, and none twice.
+      expect([...byA, ...byB].sort()).toEqual(files.sort());
+      const recorded = await sql<{ name: string; n: number }>`select name, count(*)::int as n from kysely_migration group by name order by name`.execute(a.db);
+      expect(recorded.rows).toEqual(files.map((name) => ({ name, n: 1 })));
+      // Both start on an up-to-date database afterwards.
+      expect(await migrate(a.db)).toEqual([]);
+      expect(await migrate(b.db)).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
       await scratch.drop();
     }
   });

@@ -21,7 +21,7 @@ import * as s from './schema.js';
 const tags = ['agencies'];
 
 export const agencyRoutes: FastifyPluginAsyncZod = async (app) => {
-  const secure = app.config.http.publicUrl.startsWith('https:');
+  const secure = app.config.http.secureCookies;
 
   app.post(
     '/api/agencies/registrations',

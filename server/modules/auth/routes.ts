@@ -22,7 +22,7 @@ import * as s from './schema.js';
 import { actorForToken, endSession, SESSION_ABSOLUTE_HOURS, SESSION_COOKIE } from './sessions.js';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const secure = app.config.http.publicUrl.startsWith('https:');
+  const secure = app.config.http.secureCookies;
   const setSessionCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_ABSOLUTE_HOURS * 3600 });
 
@@ -90,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await endSession(app.db, token);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
       return reply.status(204).send(null);
     },
   );

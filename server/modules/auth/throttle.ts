@@ -4,10 +4,10 @@ import { AppError } from '../../errors.js';
 
 /**
  * Failed sign-ins are counted per account (by lower-cased email or document)
- * and per client address (the socket's, never X-Forwarded-For, since proxies
- * are not trusted) in a 15-minute window; past the limit, sign-in attempts
- * are refused with 429 until the window ends. Locking the account itself is
- * separate (users.failed_logins).
+ * and per client address (`request.ip`: the socket's, or X-Forwarded-For's
+ * client only behind a proxy listed in TRUST_PROXY) in a 15-minute window;
+ * past the limit, sign-in attempts are refused with 429 until the window
+ * ends. Locking the account itself is separate (users.failed_logins).
  */
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 export const ACCOUNT_LIMIT = 10;
