@@ -81,6 +81,13 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy.optional(),
   METRICS: onOff.optional(),
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_DRAIN_SECONDS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .refine((n) => n <= 120, 'must be at most 120')
+    .optional(),
 });
 
 export interface Config {
@@ -89,7 +96,7 @@ export interface Config {
    * X-Forwarded-For gives `request.ip`; empty when off. `secureCookies` when
    * PUBLIC_URL is https.
    */
-  http: { port: number; host: string; publicUrl: string; trustProxy: string[]; secureCookies: boolean };
+  http: { port: number; host: string; publicUrl: string; trustProxy: string[]; secureCookies: boolean; drainSeconds: number };
   /**
    * `dir` is where the embedded database and the files live. `explicit` when
    * DATA_DIR was set: then it is used as given, and a problem with it is an
@@ -132,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
       publicUrl,
       trustProxy: e.TRUST_PROXY ?? [],
       secureCookies: publicUrl.startsWith('https:'),
+      // After SIGTERM, /api/ready answers 503 this long before the listener closes, so the balancer's checks see it.
+      drainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? 0,
     },
     data: { dir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : DEFAULT_DATA_DIR, explicit: Boolean(e.DATA_DIR) },
     database: { url: e.DATABASE_URL, embedded },

@@ -54,6 +54,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://cases.example.org' }).http.secureCookies).toBe(true);
   });
 
+  it('drains for SHUTDOWN_DRAIN_SECONDS before closing (none by default)', () => {
+    expect(loadConfig({}).http.drainSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '10' }).http.drainSeconds).toBe(10);
+  });
+
   it('serves metrics only when METRICS is on, with METRICS_TOKEN when set', () => {
     expect(loadConfig({}).metrics).toEqual({ enabled: false, token: undefined });
     expect(loadConfig({ METRICS: 'on', METRICS_TOKEN: 'a-long-scrape-token' }).metrics).toEqual({ enabled: true, token: 'a-long-scrape-token' });
@@ -82,6 +87,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.300'],
     ['METRICS', 'sometimes'],
     ['METRICS_TOKEN', 'short'],
+    ['SHUTDOWN_DRAIN_SECONDS', '-1'],
+    ['SHUTDOWN_DRAIN_SECONDS', '121'],
   ])('stops on %s=%s with a message naming the variable', (variable, value) => {
     let error: unknown;
     try {

@@ -141,6 +141,10 @@ async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   drain();
+  if (config.http.drainSeconds > 0) {
+    log.info(`shutting down: /api/ready answers 503 for ${config.http.drainSeconds} s before the listener closes`);
+    await new Promise((resolve) => setTimeout(resolve, config.http.drainSeconds * 1000));
+  }
   log.info('shutting down: finishing requests in flight');
   for (const step of cleanup) {
     try {

@@ -41,10 +41,10 @@ async function health(port: number) {
 }
 
 describe('npm start', () => {
-  it('starts on an empty DATA_DIR, seeds, serves the SPA and the API, and stops cleanly on SIGTERM', async () => {
+  it('starts on an empty DATA_DIR, seeds, serves the SPA and the API, and stops cleanly on SIGTERM (not ready for SHUTDOWN_DRAIN_SECONDS first)', async () => {
     const dir = dataDir();
     const port = await freePort();
-    const s = startServer({ DATA_DIR: dir, PORT: String(port) });
+    const s = startServer({ DATA_DIR: dir, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: '2' });
     const line = await s.waitFor(READY);
     expect(line).toContain(`http://localhost:${port}`);
     expect(s.output()).toContain('demo data seeded');
@@ -59,7 +59,16 @@ describe('npm start', () => {
     const pgPid = postmasterPid(dir) as number;
     expect(isRunning(pgPid)).toBe(true);
 
+    const ready = () => fetch(`http://127.0.0.1:${port}/api/ready`).then(async (r) => ({ status: r.status, code: r.status === 200 ? null : (await r.json()).error.code }));
+    expect(await ready()).toEqual({ status: 200, code: null });
+
     s.proc.kill('SIGTERM');
+    // The balancer's check sees the instance leave while it still answers everything else.
+    const deadline = Date.now() + 1500;
+    let seen = await ready();
+    while (seen.status === 200 && Date.now() < deadline) seen = await ready();
+    expect(seen).toEqual({ status: 503, code: 'SHUTTING_DOWN' });
+    expect((await health(port)).status).toBe(200);
     expect(await s.exited).toBe(0);
     expect(isRunning(pgPid)).toBe(false);
     expect(existsSync(path.join(dir, 'app.lock'))).toBe(false);
