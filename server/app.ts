@@ -18,6 +18,7 @@ import { type Metrics, registerMetrics } from './modules/system/metrics.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { answerFrameworkError, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerAccountLimits } from './plugins/account-limit.js';
+import { pgRateLimitStore } from './plugins/rate-limit-store.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -135,7 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
-  await app.register(rateLimit, { global: false });
+  // The counters live in PostgreSQL (`rate_limits`), so that every instance counts against one limit.
+  await app.register(rateLimit, { global: false, store: pgRateLimitStore(options.db) });
   registerRequestContext(app);
   registerSession(app);
   registerInputGuard(app);

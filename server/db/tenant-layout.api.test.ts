@@ -22,6 +22,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   kysely_migration_lock: "Kysely's migration lock row (platform-wide)",
   app_secrets: 'platform secrets (the captcha key), one set for every tenant',
   auth_throttle: 'sign-in throttling by account or address, looked up before anyone knows the tenant',
+  rate_limits: "the request limits' counters per route and address or per account, counted before the tenant is known (unlogged, a minute's life)",
   captcha_used: 'used captcha solutions, checked before the tenant is known (a solution is valid once, anywhere)',
   sessions: 'looked up by the cookie token hash on every request, before the tenant is known; belongs to a user',
   password_resets: 'looked up by the emailed token hash, before the tenant is known; belongs to a user',

@@ -519,6 +519,12 @@ export interface ProtocolVersions {
   version: number;
 }
 
+export interface RateLimits {
+  count: number;
+  expires_at: Timestamp;
+  key: string;
+}
+
 export interface SavedReports {
   created_at: Generated<Timestamp>;
   entity_id: number;
@@ -673,6 +679,7 @@ export interface DB {
   projects: Projects;
   protocol_versions: ProtocolVersions;
   protocols: Protocols;
+  rate_limits: RateLimits;
   saved_reports: SavedReports;
   saved_searches: SavedSearches;
   sessions: Sessions;

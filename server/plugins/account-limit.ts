@@ -2,8 +2,10 @@
  * Limits per account, beside the per-address ones (`config.rateLimit`,
  * @fastify/rate-limit keyed by the client's address). A route declares
  * `config.accountLimit: { max, timeWindow }`; once the session is known the
- * signed-in user's calls to that route are counted in the same store, and
- * past the limit answered 429 RATE_LIMITED with Retry-After. Many people can
+ * signed-in user's calls to that route are counted in the same store (the
+ * table `rate_limits`, shared by every instance: plugins/rate-limit-store.ts),
+ * and past the limit answered 429 RATE_LIMITED with Retry-After; with the
+ * database gone, 503 DB_UNAVAILABLE like any other query. Many people can
  * share an address (a library, a household, a carrier's NAT), so the
  * address limit stays the looser one and the account limit the tighter.
  * (The plugin runs one limit per request through its own hook; a second
