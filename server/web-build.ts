@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import lockfile from 'proper-lockfile';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_DIST = path.join(ROOT, 'dist', 'web');
@@ -45,8 +46,52 @@ export function webBuildState(): BuildState {
   return readFileSync(STAMP, 'utf8').trim() === webSourceHash() ? 'fresh' : 'stale';
 }
 
-/** Builds the web app with Vite when its build is missing or stale. */
+/**
+ * Runs `fn` while holding a lock on `target` (proper-lockfile: a `<target>.lock`
+ * folder whose time the holder refreshes; one left by a process that died is
+ * taken over once it is `staleMs` old). The others wait for it, up to `waitMs`.
+ */
+export async function withFileLock<T>(target: string, fn: () => Promise<T>, o: { staleMs?: number; waitMs?: number } = {}): Promise<T> {
+  const staleMs = o.staleMs ?? 20_000;
+  const deadline = Date.now() + (o.waitMs ?? 15 * 60_000);
+  for (;;) {
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(target, {
+        realpath: false,
+        stale: staleMs,
+        update: Math.max(1000, Math.floor(staleMs / 4)),
+        // Its default throws from a timer: a lock taken over while this process was
+        // too busy to refresh it costs at most a second build (each builds into a
+        // folder of its own and swaps by rename), never the process.
+        onCompromised: () => {},
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ELOCKED' || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      return await fn();
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+}
+
+/**
+ * Builds the web app with Vite when its build is missing or stale. Several
+ * instances started together from one checkout build it once: the first takes
+ * the lock, the others wait for it and then find the build fresh.
+ */
 export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildState> {
+  const first = webBuildState();
+  if (first === 'fresh' || first === 'no-sources') return first;
+  mkdirSync(path.dirname(WEB_DIST), { recursive: true });
+  return withFileLock(WEB_DIST, () => buildUnlocked(log));
+}
+
+async function buildUnlocked(log: (msg: string) => void): Promise<BuildState> {
   const state = webBuildState();
   if (state === 'fresh' || state === 'no-sources') return state;
   log(`building the web app (${state})...`);
@@ -69,8 +114,11 @@ export async function ensureWebBuild(log: (msg: string) => void): Promise<BuildS
   });
   writeFileSync(path.join(tmpOut, '.source-hash'), webSourceHash());
   keepRecentAssets(path.join(WEB_DIST, 'assets'), path.join(tmpOut, 'assets'));
-  rmSync(WEB_DIST, { recursive: true, force: true });
+  // Two renames, so the folder is missing for a moment only, never half there.
+  const old = `${WEB_DIST}.old-${process.pid}`;
+  if (existsSync(WEB_DIST)) renameSync(WEB_DIST, old);
   renameSync(tmpOut, WEB_DIST);
+  rmSync(old, { recursive: true, force: true });
   return state;
 }
 

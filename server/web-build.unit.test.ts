@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keepRecentAssets } from './web-build.js';
+import { keepRecentAssets, withFileLock } from './web-build.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -37,5 +37,48 @@ describe('a new web build keeps the previous build’s recent assets', () => {
 
   it('does nothing on a first build', () => {
     expect(keepRecentAssets(path.join(os.tmpdir(), 'casebook-no-such-dir'), assetsDir({}))).toEqual([]);
+  });
+});
+
+describe('instances starting together build once', () => {
+  it('runs one holder at a time: the second waits for the first to finish', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-lock-'));
+    dirs.push(dir);
+    const target = path.join(dir, 'web');
+    const log: string[] = [];
+    const holder = (name: string) => async () => {
+      log.push(`${name} in`);
+      await new Promise((r) => setTimeout(r, 300));
+      log.push(`${name} out`);
+    };
+    await Promise.all([withFileLock(target, holder('a'), { staleMs: 5000 }), withFileLock(target, holder('b'), { staleMs: 5000 })]);
+    expect(log).toHaveLength(4);
+    // Whichever came first left before the other entered.
+    expect(log[1]).toBe(log[0].replace(' in', ' out'));
+    expect(existsSync(`${target}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock left by a process that died, once it is stale', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-lock-'));
+    dirs.push(dir);
+    const target = path.join(dir, 'web');
+    mkdirSync(`${target}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${target}.lock`, old, old);
+    let ran = false;
+    await withFileLock(target, async () => void (ran = true), { staleMs: 5000, waitMs: 2000 });
+    expect(ran).toBe(true);
+  });
+
+  it('gives up waiting on a live lock after its wait, with ELOCKED', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'casebook-lock-'));
+    dirs.push(dir);
+    const target = path.join(dir, 'web');
+    let release!: () => void;
+    const held = withFileLock(target, () => new Promise<void>((r) => (release = r)), { staleMs: 5000 });
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(withFileLock(target, async () => {}, { staleMs: 5000, waitMs: 500 })).rejects.toMatchObject({ code: 'ELOCKED' });
+    release();
+    await held;
   });
 });
