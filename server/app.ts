@@ -18,7 +18,7 @@ import { type Metrics, registerMetrics } from './modules/system/metrics.js';
 import { declareAccessRegistry, type RouteAccess } from './plugins/access.js';
 import { answerFrameworkError, registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerAccountLimits } from './plugins/account-limit.js';
-import { pgRateLimitStore } from './plugins/rate-limit-store.js';
+import { pgRateLimitStore, sweepRateLimits } from './plugins/rate-limit-store.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -287,6 +287,10 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.overdueSweep]: async () => {
         const n = await sweepDeadlines(app.db, app.engine);
         if (n.reminded + n.overdue + n.escalated) app.log.info(n, 'deadlines: reminded, flagged overdue and escalated tasks');
+      },
+      [QUEUES.rateLimitSweep]: async () => {
+        const n = await sweepRateLimits(app.db);
+        if (n) app.log.debug(`deleted ${n} ended request-limit window(s)`);
       },
       [QUEUES.digest]: async () => {
         const n = await sendDigests(app.db, app.engine);

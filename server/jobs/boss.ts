@@ -25,6 +25,8 @@ export const QUEUES = {
   mailSweep: 'mail-sweep',
   /** Every minute: tasks due soon are reminded, overdue ones flagged and escalated, each once (workflow/engine.ts sweepDeadlines). */
   overdueSweep: 'overdue-sweep',
+  /** Every minute: the request limits' ended windows are deleted (plugins/rate-limit-store.ts sweepRateLimits). */
+  rateLimitSweep: 'rate-limit-sweep',
   /** Every quarter hour: the daily digests of those whose 7:00 has come (notifications/commands.ts sendDigests). */
   digest: 'mail-digest',
   /**
@@ -120,6 +122,7 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.digest, { policy: 'singleton' });
+  await boss.createQueue(QUEUES.rateLimitSweep, { policy: 'singleton' });
   // `singleton` with the import's or export's id as singletonKey: one try of a record at a time, however many jobs point at it.
   await boss.createQueue(QUEUES.caseImportFailed);
   await boss.createQueue(QUEUES.caseImport, { policy: 'singleton', ...CASE_IMPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseImportFailed });
@@ -168,6 +171,8 @@ export async function startJobs(
     await boss.schedule(QUEUES.overdueSweep, '* * * * *');
     await work(QUEUES.digest);
     await boss.schedule(QUEUES.digest, '*/15 * * * *');
+    await work(QUEUES.rateLimitSweep);
+    await boss.schedule(QUEUES.rateLimitSweep, '* * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
   }
 

@@ -17,17 +17,16 @@
  * query: `plugins/errors.ts` answers 503 DB_UNAVAILABLE (docs/decisions.md,
  * "Request limits count in PostgreSQL").
  *
- * Ended windows are deleted at most once a minute per instance, by the
- * request that finds the minute over, after its own answer (a batch at a
- * time, skipping rows another statement holds; a window that ends later is
- * swept a minute later).
+ * Ended windows are deleted once a minute by a pg-boss job (`rate-limit-sweep`,
+ * one run whatever the number of instances), a batch at a time, skipping rows
+ * another statement holds. A window that ended is never read as live (the
+ * upsert starts a new one), so a late sweep costs only space.
  */
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { CompiledQuery } from 'kysely';
 import { type Db, executeNamed } from '../db/pool.js';
 
-/** How often one instance deletes ended windows, and how many rows at most per sweep. */
-export const SWEEP_INTERVAL_MS = 60_000;
+/** How many rows at most one statement of the sweep deletes. */
 export const SWEEP_BATCH = 5_000;
 
 const INCR = `
@@ -71,7 +70,6 @@ function refuseUnsupported(options: ChildOptions): void {
 /** Sweep bookkeeping shared by a store and its children (one per app). */
 interface Shared {
   db: Db;
-  nextSweep: number;
 }
 
 class PgRateLimitStore implements FastifyRateLimitStore {
@@ -84,7 +82,6 @@ class PgRateLimitStore implements FastifyRateLimitStore {
     executeNamed(this.shared.db, 'rate-limit-incr', { compile: () => CompiledQuery.raw(INCR, [this.prefix + key, timeWindow]) as CompiledQuery<Row> }).then(
       ([row]) => {
         callback(null, { current: row.count, ttl: row.ttl });
-        this.maybeSweep();
       },
       (error: Error) => callback(error),
     );
@@ -104,19 +101,11 @@ class PgRateLimitStore implements FastifyRateLimitStore {
     const route = o.routeInfo?.url ? `${String(o.routeInfo.method)}${o.routeInfo.url}-` : '';
     return new PgRateLimitStore(this.shared, this.prefix + route);
   }
-
-  private maybeSweep(): void {
-    const now = Date.now();
-    if (now < this.shared.nextSweep) return;
-    this.shared.nextSweep = now + SWEEP_INTERVAL_MS;
-    // Not awaited by the request; a failure (the database went away) is retried at the next sweep.
-    this.shared.db.executeQuery(CompiledQuery.raw(SWEEP, [SWEEP_BATCH])).catch(() => {});
-  }
 }
 
 /** @fastify/rate-limit's `store` option: counters in `rate_limits` of `db`. */
 export function pgRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
-  const shared: Shared = { db, nextSweep: Date.now() + SWEEP_INTERVAL_MS };
+  const shared: Shared = { db };
   return class extends PgRateLimitStore {
     constructor(options: unknown) {
       super(shared, '');

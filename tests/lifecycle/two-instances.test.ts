@@ -190,6 +190,26 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
+  it('the request limits’ ended windows are swept by a scheduled job, which the instances run', { timeout: 60_000 }, async () => {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+    try {
+      const schedules = await db.query<{ name: string; cron: string }>(`select name, cron from pgboss.schedule where name = 'rate-limit-sweep'`);
+      expect(schedules.rows).toEqual([{ name: 'rate-limit-sweep', cron: '* * * * *' }]);
+      await db.query(`insert into rate_limits (key, count, expires_at) values ('test-ended', 3, now() - interval '1 minute'), ('test-live', 3, now() + interval '1 hour')`);
+      await boss.start();
+      await boss.send('rate-limit-sweep', {});
+      const end = Date.now() + 30_000;
+      const left = async () => (await db.query<{ key: string }>(`select key from rate_limits where key like 'test-%' order by key`)).rows.map((r) => r.key);
+      while ((await left()).includes('test-ended') && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+      expect(await left()).toEqual(['test-live']);
+    } finally {
+      await boss.stop({ graceful: false }).catch(() => {});
+      await db.end();
+    }
+  });
+
   it('stops each instance promptly on SIGTERM while sockets are connected', async () => {
     const [, two] = base;
     const s = await socketTo(two, await login(two, 'reviewer@demo.test'));
