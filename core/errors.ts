@@ -84,6 +84,8 @@ export const errorCatalog = {
   QUOTA_FULL: { status: 413, key: 'files.quotaFull' },
   FILE_TOO_LARGE: { status: 413, key: 'files.tooLarge' },
   LINK_EXPIRED: { status: 403, key: 'files.linkExpired' },
+  /** The store that holds (or is to hold) a file's bytes does not answer: an S3 bucket out of reach, a disk not writable. Nothing was written. */
+  FILE_STORE_UNAVAILABLE: { status: 503, key: 'files.storeUnavailable' },
   // print templates
   /** An upload that does not parse as a PDF (or is encrypted). */
   PDF_INVALID: { status: 400, key: 'printing.errors.notPdf' },

@@ -23,12 +23,14 @@ import { registerInputGuard } from './plugins/input-guard.js';
 import { OneLinePerRequest } from './logger.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerSession } from './plugins/session.js';
+import { registerReads } from './plugins/reads.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { aclRoutes } from './modules/acl/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
 import { formRoutes } from './modules/forms/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { type FileStores, fileStores } from './modules/files/stores.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { taskRoutes } from './modules/tasks/routes.js';
 import { protocolRoutes } from './modules/protocols/routes.js';
@@ -69,6 +71,8 @@ declare module 'fastify' {
     draining: boolean;
     /** The Prometheus registry when METRICS is on. */
     metrics: Metrics | null;
+    /** Where uploaded files' bytes are read from (each row's store) and written to (FILES_URL): modules/files/stores.ts. */
+    files: FileStores;
   }
 }
 
@@ -81,6 +85,8 @@ export interface Mailer {
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** A streaming replica of `db` (DATABASE_READ_URL) for the report and list reads; unset, they read `db`. */
+  readDb?: Db;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
   /** A logger made by the process (server/logger.ts); wins over `logger`. */
@@ -122,6 +128,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeAccess', declareAccessRegistry(app));
   app.decorate('jobs', null);
   app.decorate('draining', false);
+  // Where report and list reads go (a replica with DATABASE_READ_URL): before the jobs (the data tape reads
+  // through it) and the metrics (which count its reads).
+  registerReads(app, options.readDb);
+  app.decorate('files', fileStores(options.config));
+  app.addHook('onClose', async () => app.files.close());
   app.decorate('mailer', await createMailer(app, options));
   app.decorate('engine', { publicUrl: options.config.http.publicUrl, smtpConfigured: app.mailer.smtpConfigured, afterMail: () => app.mailer.kick() });
 
@@ -238,10 +249,9 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
     return { smtpConfigured: Boolean(smtpUrl), kick: () => {} };
   }
   const host = new URL(options.config.http.publicUrl).hostname;
-  const filesRoot = path.join(options.config.data.dir, 'files');
   const delivery = smtpUrl
     ? new MailDelivery(options.db, smtpUrl, `Casebook <no-reply@${host}>`, host, (msg, err) => app.log.warn({ err }, msg), (m) =>
-        printAttachment(options.db, m, { filesRoot, publicUrl: options.config.http.publicUrl }),
+        printAttachment(options.db, m, { files: app.files, publicUrl: options.config.http.publicUrl }),
       )
     : null;
   let jobs: Jobs | null = null;
@@ -299,9 +309,10 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       },
       [QUEUES.caseImport]: async (data, attempt) => importJob(app.db, app.engine, app.log, data, attempt),
       [QUEUES.caseImportFailed]: async (data) => giveUpImport(app.db, Number(data.id)),
-      [QUEUES.caseExport]: async (data, attempt) => exportJob(app.db, app.log, data, attempt),
+      // The case export and the data tape read where the lists read (a replica when there is one).
+      [QUEUES.caseExport]: async (data, attempt) => exportJob(app.db, app.log, data, attempt, app.reads),
       [QUEUES.caseExportFailed]: async (data) => giveUpExport(app.db, String(data.id)),
-      [QUEUES.dataTape]: async (data, attempt) => tapeExportJob(app.db, app.log, data, attempt),
+      [QUEUES.dataTape]: async (data, attempt) => tapeExportJob(app.db, app.log, data, attempt, app.reads),
       [QUEUES.dataTapeFailed]: async (data) => giveUpTapeExport(app.db, String(data.id)),
     },
     app.log,

@@ -71,6 +71,14 @@ const envSchema = z.object({
     .default(3000),
   DATA_DIR: z.string().trim().min(1, 'must not be empty').optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATABASE_READ_URL: url(['postgres:', 'postgresql:']).optional(),
+  READ_AFTER_WRITE_SECONDS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .refine((n) => n <= 600, 'must be at most 600')
+    .optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   DEMO_DATA: onOff.optional(),
@@ -104,8 +112,13 @@ export interface Config {
    * database's user can reach (see db/data-dir.ts).
    */
   data: { dir: string; explicit: boolean };
-  /** When set, an external PostgreSQL; otherwise the embedded one under data.dir. */
-  database: { url: string | undefined; embedded: boolean };
+  /**
+   * `url`: when set, an external PostgreSQL; otherwise the embedded one under
+   * data.dir. `readUrl`: a streaming replica of it for the report and list
+   * reads (db/read-replica.ts); `readAfterWriteSeconds`: how long after a
+   * write a session's reads stay on the primary.
+   */
+  database: { url: string | undefined; embedded: boolean; readUrl: string | undefined; readAfterWriteSeconds: number };
   mail: { smtpUrl: string | undefined };
   demoData: boolean;
   /** With the demo, six months of applications behind it for the reports (db/seed/history.ts): some 10 s of the first start. */
@@ -115,6 +128,62 @@ export interface Config {
   logFormat: 'json' | 'pretty';
   /** `/api/metrics` (Prometheus): off -> 404; with a token, Bearer only; without one, loopback callers only. */
   metrics: { enabled: boolean; token: string | undefined };
+  /**
+   * Where new uploads' bytes go (FILES_URL): `database` by default with
+   * DATABASE_URL (every instance reaches it), `disk` (data.dir/files) when
+   * embedded, or `s3` with the bucket in `s3`. Reads follow each file's row.
+   */
+  files: { store: 'disk' | 'database' | 's3'; s3: S3Location | undefined };
+}
+
+/** An S3-compatible bucket (FILES_URL `s3://` or `s3+http://`). */
+export interface S3Location {
+  /** `https://host[:port]`, or `http://` for `s3+http://`. */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+const FILES_URL_FORMS = 'must be disk, database, or s3://ACCESS_KEY:SECRET@host[:port]/bucket[?region=...] (s3+http:// for a server without TLS)';
+
+/** FILES_URL as a message may show it: the secret never. */
+const redactFilesUrl = (value: string) => value.replace(/^([a-z0-9+.-]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+
+/** FILES_URL -> the store for new uploads (the default depends on the mode). */
+export function parseFilesUrl(raw: string | undefined, embedded: boolean): Config['files'] {
+  const value = raw?.trim() ?? '';
+  if (!value) return { store: embedded ? 'disk' : 'database', s3: undefined };
+  const word = value.toLowerCase();
+  if (word === 'disk' || word === 'database') return { store: word, s3: undefined };
+  const fail = (reason: string) => new ConfigError('FILES_URL', `${reason} (got ${JSON.stringify(redactFilesUrl(value))})`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw fail(FILES_URL_FORMS);
+  }
+  if (url.protocol !== 's3:' && url.protocol !== 's3+http:') throw fail(FILES_URL_FORMS);
+  if (!url.hostname) throw fail('needs a host: s3://ACCESS_KEY:SECRET@host[:port]/bucket');
+  if (!url.username || !url.password) throw fail('needs the access key and the secret: s3://ACCESS_KEY:SECRET@host/bucket (percent-encode / : @ in them)');
+  const bucket = /^\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/?$/.exec(url.pathname)?.[1];
+  if (!bucket) throw fail('needs one bucket name after the host (3 to 63 lowercase letters, digits, dots and hyphens): s3://ACCESS_KEY:SECRET@host/bucket');
+  const unknown = [...url.searchParams.keys()].filter((k) => k !== 'region');
+  if (unknown.length) throw fail(`takes only ?region=, not ${unknown.join(', ')}`);
+  const region = url.searchParams.get('region')?.trim() || 'us-east-1';
+  let accessKeyId: string;
+  let secretAccessKey: string;
+  try {
+    accessKeyId = decodeURIComponent(url.username);
+    secretAccessKey = decodeURIComponent(url.password);
+  } catch {
+    throw fail('has a broken %-escape in the access key or the secret');
+  }
+  return {
+    store: 's3',
+    s3: { endpoint: `${url.protocol === 's3:' ? 'https' : 'http'}://${url.host}`, bucket, region, accessKeyId, secretAccessKey },
+  };
 }
 
 /** The checkout's own data directory, whatever the working directory. */
@@ -131,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
   }
   const e = parsed.data;
   const embedded = !e.DATABASE_URL;
+  // A replica is of an external primary: the embedded database has none, and reads sent elsewhere would see other data.
+  if (e.DATABASE_READ_URL && embedded) throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL: a read replica is of an external PostgreSQL, never of the embedded one');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     http: {
@@ -143,12 +214,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
       drainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? 0,
     },
     data: { dir: e.DATA_DIR ? path.resolve(e.DATA_DIR) : DEFAULT_DATA_DIR, explicit: Boolean(e.DATA_DIR) },
-    database: { url: e.DATABASE_URL, embedded },
+    database: { url: e.DATABASE_URL, embedded, readUrl: e.DATABASE_READ_URL, readAfterWriteSeconds: e.READ_AFTER_WRITE_SECONDS ?? 5 },
     mail: { smtpUrl: e.SMTP_URL },
     demoData: e.DEMO_DATA ?? embedded,
     demoHistory: e.DEMO_HISTORY ?? true,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
     metrics: { enabled: e.METRICS ?? false, token: e.METRICS_TOKEN },
+    // Read apart from the schema above, whose messages quote the value: this one carries a secret.
+    files: parseFilesUrl(present.FILES_URL, embedded),
   };
 }

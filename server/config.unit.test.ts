@@ -10,14 +10,14 @@ describe('loadConfig', () => {
     // The checkout's own data/, whatever the working directory.
     expect(c.data).toEqual({ dir: DEFAULT_DATA_DIR, explicit: false });
     expect(DEFAULT_DATA_DIR).toBe(path.resolve(import.meta.dirname, '..', 'data'));
-    expect(c.database).toEqual({ url: undefined, embedded: true });
+    expect(c.database).toEqual({ url: undefined, embedded: true, readUrl: undefined, readAfterWriteSeconds: 5 });
     expect(c.mail.smtpUrl).toBeUndefined();
     expect(c.demoData).toBe(true);
   });
 
   it('uses DATABASE_URL instead of embedding, and turns demo data off by default then', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db.example:5432/app' });
-    expect(c.database).toEqual({ url: 'postgres://u@db.example:5432/app', embedded: false });
+    expect(c.database).toEqual({ url: 'postgres://u@db.example:5432/app', embedded: false, readUrl: undefined, readAfterWriteSeconds: 5 });
     expect(c.demoData).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/app', DEMO_DATA: 'on' }).demoData).toBe(true);
     // The demo's six months of history come with it unless turned off.
@@ -64,6 +64,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS: 'on', METRICS_TOKEN: 'a-long-scrape-token' }).metrics).toEqual({ enabled: true, token: 'a-long-scrape-token' });
   });
 
+  it('reads reports and lists from DATABASE_READ_URL, a replica of DATABASE_URL, after READ_AFTER_WRITE_SECONDS', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u@primary.example/app', DATABASE_READ_URL: 'postgresql://u@replica.example/app' });
+    expect(c.database).toEqual({ url: 'postgres://u@primary.example/app', embedded: false, readUrl: 'postgresql://u@replica.example/app', readAfterWriteSeconds: 5 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/app', DATABASE_READ_URL: 'postgres://u@r/app', READ_AFTER_WRITE_SECONDS: '30' }).database.readAfterWriteSeconds).toBe(30);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/app', READ_AFTER_WRITE_SECONDS: '0' }).database.readAfterWriteSeconds).toBe(0);
+  });
+
+  it('refuses DATABASE_READ_URL without DATABASE_URL: the embedded database has no replica', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@replica.example/app' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATABASE_READ_URL: 'postgres://u@replica.example/app' });
+    } catch (e) {
+      expect((e as ConfigError).variable).toBe('DATABASE_READ_URL');
+      expect((e as Error).message).toMatch(/DATABASE_READ_URL needs DATABASE_URL/);
+    }
+    // Empty counts as unset, as for every variable.
+    expect(loadConfig({ DATABASE_READ_URL: '' }).database.readUrl).toBeUndefined();
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).http.port).toBe(3000);
   });
@@ -89,6 +108,10 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'short'],
     ['SHUTDOWN_DRAIN_SECONDS', '-1'],
     ['SHUTDOWN_DRAIN_SECONDS', '121'],
+    ['DATABASE_READ_URL', 'mysql://replica/app'],
+    ['DATABASE_READ_URL', 'replica.example'],
+    ['READ_AFTER_WRITE_SECONDS', '2.5'],
+    ['READ_AFTER_WRITE_SECONDS', '601'],
   ])('stops on %s=%s with a message naming the variable', (variable, value) => {
     let error: unknown;
     try {
@@ -100,5 +123,52 @@ describe('loadConfig', () => {
     expect((error as ConfigError).variable).toBe(variable);
     expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
     expect((error as Error).message).not.toContain('\n');
+  });
+});
+
+describe('FILES_URL', () => {
+  it('keeps files in the database with DATABASE_URL and on disk when embedded, by default', () => {
+    expect(loadConfig({}).files).toEqual({ store: 'disk', s3: undefined });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db.example/app' }).files).toEqual({ store: 'database', s3: undefined });
+    expect(loadConfig({ FILES_URL: '' }).files.store).toBe('disk');
+  });
+
+  it('takes disk or database in either mode', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db.example/app', FILES_URL: 'disk' }).files.store).toBe('disk');
+    expect(loadConfig({ FILES_URL: ' Database ' }).files.store).toBe('database');
+  });
+
+  it('reads an S3 bucket: https by default, plain http with s3+http, the secret percent-decoded, us-east-1 unless ?region=', () => {
+    expect(loadConfig({ FILES_URL: 's3://AKIA123:se%2Fcr%40et@s3.example.org/case-files?region=eu-west-1' }).files).toEqual({
+      store: 's3',
+      s3: { endpoint: 'https://s3.example.org', bucket: 'case-files', region: 'eu-west-1', accessKeyId: 'AKIA123', secretAccessKey: 'se/cr@et' },
+    });
+    expect(loadConfig({ FILES_URL: 's3+http://minio:minio-secret@127.0.0.1:9000/files/' }).files.s3).toEqual({
+      endpoint: 'http://127.0.0.1:9000', bucket: 'files', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 'minio-secret',
+    });
+  });
+
+  it.each([
+    ['a word it does not know', 'memory'],
+    ['another scheme', 'https://a:b@s3.example.org/bucket'],
+    ['no credentials', 's3://s3.example.org/bucket'],
+    ['no secret', 's3://key@s3.example.org/bucket'],
+    ['no bucket', 's3://key:topsecret@s3.example.org/'],
+    ['a path past the bucket', 's3://key:topsecret@s3.example.org/bucket/sub'],
+    ['a bucket name S3 refuses', 's3://key:topsecret@s3.example.org/Bucket_Name'],
+    ['an unknown option', 's3://key:topsecret@s3.example.org/bucket?pathStyle=1'],
+    ['a broken escape', 's3://key:top%zzsecret@s3.example.org/bucket'],
+  ])('stops on %s with one line naming FILES_URL, never showing the secret', (_what, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ FILES_URL: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe('FILES_URL');
+    expect((error as Error).message).toMatch(/^Invalid configuration: FILES_URL /);
+    expect((error as Error).message).not.toContain('\n');
+    expect((error as Error).message).not.toContain('topsecret');
   });
 });

@@ -86,6 +86,12 @@ async function run(): Promise<void> {
     throw new StartupError(`Could not reach the database: ${(e as Error).message}`);
   }
   const seeded = config.demoData ? await seedDemo(handle.db, (m) => log.info(m)) : false;
+  // The replica's pool (DATABASE_READ_URL): opened without a query, so a replica that is down does not stop the
+  // start; its reads fall back to the primary until it answers. Closed after the app, like the primary's.
+  const readHandle = config.database.readUrl
+    ? openDb(config.database.readUrl, { connectTimeoutMs: 2_000, onError: (e) => !stopping && log.warn(`a read replica connection was lost: ${e.message}`) })
+    : undefined;
+  if (readHandle) cleanup.unshift(() => readHandle.close());
 
   try {
     await building;
@@ -96,6 +102,7 @@ async function run(): Promise<void> {
   const app = await buildApp({
     config,
     db: handle.db,
+    readDb: readHandle?.db,
     webDir: WEB_DIST,
     loggerInstance: log,
     jobs: true,
@@ -128,7 +135,7 @@ async function run(): Promise<void> {
   const lines = [
     '',
     `  Casebook ${APP_VERSION} is running at ${config.http.publicUrl}  (started in ${seconds} s)`,
-    `  Database: ${config.database.embedded ? `embedded PostgreSQL; data in ${config.data.dir}` : 'DATABASE_URL'}${seeded ? ' (demo data seeded)' : ''}`,
+    `  Database: ${config.database.embedded ? `embedded PostgreSQL; data in ${config.data.dir}` : 'DATABASE_URL'}${config.database.readUrl ? ', reports and lists from DATABASE_READ_URL' : ''}${seeded ? ' (demo data seeded)' : ''}`,
     ...(movedBecause ? [`  (not in the checkout's data/: ${movedBecause})`] : []),
     ...(logins.length ? [`  Demo logins (password ${DEMO_PASSWORD}):`, ...logins] : []),
     '  Stop with Ctrl-C.',

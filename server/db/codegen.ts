@@ -32,6 +32,7 @@ const COLUMNS: Record<string, string> = {
   'agency_registrations.plan': "'premium' | 'standard'",
   'mail_outbox.print_language': "'en' | 'es' | null",
   'print_templates.kind': "'acroform' | 'letter'",
+  'files.store': "Generated<'disk' | 'database' | 's3'>",
   'print_templates.mapping': 'ColumnType<Record<string, string>, string | undefined, string>',
   'case_exports.state': "Generated<'running' | 'done' | 'failed'>",
   'data_tape_configs.columns': "ColumnType<Array<{ source: string; header: string; header_en: string }>, string, string>",

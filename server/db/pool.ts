@@ -48,8 +48,9 @@ export function poolOf(db: Db): pg.Pool {
   return pool;
 }
 
-export function openDb(connectionString: string, options: { max?: number; onError?: (e: Error) => void } = {}): DbHandle {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+/** `connectTimeoutMs`: how long to wait for a connection (5 s; the read replica's pool waits less, since its reads can go to the primary). */
+export function openDb(connectionString: string, options: { max?: number; onError?: (e: Error) => void; connectTimeoutMs?: number } = {}): DbHandle {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 });
   // A client losing its connection (a database restart or failover) must not
   // crash the process. The pool listens on idle clients only; a client that
   // is checked out, mid-transaction, needs its own listener. Its query fails

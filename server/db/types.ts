@@ -311,6 +311,12 @@ export interface ExternalHosts {
   id: Generated<number>;
 }
 
+export interface FileBlobs {
+  bytes: Buffer;
+  entity_id: number;
+  id: string;
+}
+
 export interface Files {
   created_at: Generated<Timestamp>;
   created_by: number | null;
@@ -322,6 +328,7 @@ export interface Files {
   public: Generated<boolean>;
   sha256: string;
   size: number;
+  store: Generated<'disk' | 'database' | 's3'>;
 }
 
 export interface Forms {
@@ -665,6 +672,7 @@ export interface DB {
   entities: Entities;
   entity_storage_usage: EntityStorageUsage;
   external_hosts: ExternalHosts;
+  file_blobs: FileBlobs;
   files: Files;
   form_versions: FormVersions;
   forms: Forms;

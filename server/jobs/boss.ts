@@ -94,6 +94,11 @@ const CASE_EXPORT_RETRY: JobRetry = { retryLimit: 1, retryDelay: 5 };
  * within a minute or two, while a long one (20,000 rows) is not cut off; the expiry is only a bound.
  */
 const CASE_JOB = { heartbeatSeconds: 30, expireInSeconds: 4 * 3600, retryBackoff: true, notify: true } as const;
+/**
+ * A message's try whose process died (kill -9, out of memory) is retried within a minute or two through the heartbeat,
+ * not after pg-boss's default expiry of 15 minutes; delivering twice is harmless (outbox.ts: locked, sent while queued).
+ */
+const MAIL_JOB = { heartbeatSeconds: 30 } as const;
 
 /** The jobs of an app that runs the case import and export, or 503 JOBS_UNAVAILABLE: without them a started import would wait for ever. */
 export function caseJobs(jobs: Jobs | null): Jobs {
@@ -118,7 +123,9 @@ export async function startJobs(
 
   const retry = options.mailRetry ?? DEFAULT_MAIL_RETRY;
   await boss.createQueue(QUEUES.mailFailed);
-  await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true });
+  await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true, ...MAIL_JOB });
+  // createQueue leaves an existing queue as it was: a database made before the heartbeat gets it here.
+  await boss.updateQueue(QUEUES.mailSend, MAIL_JOB);
   await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
   await boss.createQueue(QUEUES.digest, { policy: 'singleton' });

@@ -18,6 +18,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const mapped = toAppError(error);
     // A database that is restarting is expected now and then: 503, a warning, and it recovers by itself.
     if (mapped.code === 'DB_UNAVAILABLE') request.log.warn(`the database is unavailable: ${error.message}`);
+    // Likewise a file store out of reach (files/storage.ts keeps the cause; it names no secret).
+    else if (mapped.code === 'FILE_STORE_UNAVAILABLE') request.log.warn(`the file store is unavailable: ${(mapped.cause as Error | undefined)?.message ?? 'unknown'}`);
     else if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: mapped.code }, 'request refused'); // the access line has the status
     return sendError(request, reply, mapped);

@@ -42,15 +42,27 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
 
 /** An app on a fresh database. */
 export async function createTestApp(
-  options: { webDir?: string; demo?: boolean; workflow?: boolean; env?: Record<string, string>; logger?: FastifyServerOptions['logger']; realtime?: boolean; jobs?: AppOptions['jobs'] } = {},
+  options: {
+    webDir?: string;
+    demo?: boolean;
+    workflow?: boolean;
+    env?: Record<string, string>;
+    logger?: FastifyServerOptions['logger'];
+    realtime?: boolean;
+    jobs?: AppOptions['jobs'];
+    /** DATABASE_READ_URL: a database standing for the read replica (the test keeps it in step: server/db/read-replica.api.test.ts). */
+    readUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const handle = openDb(database.url, { max: 5 });
   if (options.demo) await seedDemo(handle.db);
-  const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...options.env });
+  const config = loadConfig({ DATA_DIR: '/tmp/casebook-test-unused', DATABASE_URL: database.url, ...(options.readUrl ? { DATABASE_READ_URL: options.readUrl } : {}), ...options.env });
+  // As main.ts opens it.
+  const readHandle = config.database.readUrl ? openDb(config.database.readUrl, { max: 5, connectTimeoutMs: 2_000 }) : undefined;
   // With an SMTP server, mail is delivered as in production: by pg-boss jobs (the sweeps stay with the tests).
   const jobs = options.jobs ?? (config.mail.smtpUrl ? { mail: true, mailRetry: { retryLimit: 2, retryDelay: 1 } } : false);
-  const app = await buildApp({ config, db: handle.db, webDir: options.webDir, logger: options.logger, realtime: options.realtime, jobs });
+  const app = await buildApp({ config, db: handle.db, readDb: readHandle?.db, webDir: options.webDir, logger: options.logger, realtime: options.realtime, jobs });
   await app.ready();
   const url = options.realtime ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
   if (options.workflow) await seedDemoWorkflow(handle.db, app.engine);
@@ -61,6 +73,7 @@ export async function createTestApp(
     url,
     async close() {
       await app.close();
+      await readHandle?.close();
       await handle.close();
       await database.drop();
     },

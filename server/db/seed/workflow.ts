@@ -6,6 +6,7 @@ import { setCaseState } from '../../modules/cases/transitions.js';
 import { publishProtocol } from '../../modules/protocols/commands.js';
 import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, rejectTask } from '../../modules/workflow/engine.js';
 import { actorForUser } from '../../modules/auth/sessions.js';
+import { sql } from 'kysely';
 import type { Db } from '../pool.js';
 
 /**
@@ -52,6 +53,19 @@ export const DEMO_DECISIONS = {
 };
 
 export async function seedDemoWorkflow(db: Db, env: EngineEnv, log: (msg: string) => void = () => {}): Promise<boolean> {
+  // Several instances starting at once on one database: one seeds (in many transactions, through the engine) while the
+  // others wait on this session lock, then find the protocol and do nothing.
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(7100002)`.execute(conn);
+    try {
+      return await seedOnce(db, env, log);
+    } finally {
+      await sql`select pg_advisory_unlock(7100002)`.execute(conn);
+    }
+  });
+}
+
+async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Promise<boolean> {
   const entity = await db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirst();
   if (!entity) return false;
   const already = await db.selectFrom('protocols').where('entity_id', '=', entity.id).select('id').executeTakeFirst();

@@ -118,6 +118,9 @@ export async function rulesOf(db: Executor, doer: Doer, roleId: number) {
       .where('x.role_id', '=', roleId)
       .where('x.entity_id', '=', doer.entityId)
       .select(['m.code as module', 'a.code as action'])
+      // A stable order (by code): without it the rows come in whatever order the plan reads them.
+      .orderBy('m.code')
+      .orderBy('a.code')
       .execute(),
   ]);
   const byModule: Record<string, string[]> = {};

@@ -87,7 +87,7 @@ export async function returnForCorrection(
   if (!isStaff(actor)) throw new AppError('FORBIDDEN');
   const version = await db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, actor, caseId);
-    const open = await lockOpenCorrection(trx, c.id);
+    const open = await lockOpenCorrection(trx, c);
     assertCaseAction(actor, { state: c.state, ownerId: c.owner_id, correctionOpen: open !== undefined }, 'returnForCorrection');
     if (c.version !== input.version) throw new AppError('STALE_DRAFT');
 
@@ -124,7 +124,7 @@ export async function cancelCorrection(db: Db, env: EngineEnv, actor: Actor, cas
   if (!isStaff(actor)) throw new AppError('FORBIDDEN');
   const version = await db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, actor, caseId);
-    const open = await lockOpenCorrection(trx, c.id);
+    const open = await lockOpenCorrection(trx, c);
     assertCaseAction(actor, { state: c.state, ownerId: c.owner_id, correctionOpen: open !== undefined }, 'cancelCorrection');
     const correction = open as NonNullable<typeof open>;
     await endCorrection(trx, correction.id, { state: 'cancelled', by: actor.userId });
@@ -152,7 +152,7 @@ export async function resubmitCorrection(
 ): Promise<number> {
   const version = await db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, actor, caseId);
-    const open = await lockOpenCorrection(trx, c.id);
+    const open = await lockOpenCorrection(trx, c);
     assertCaseAction(actor, { state: c.state, ownerId: c.owner_id, correctionOpen: open !== undefined }, 'resubmit');
     const correction = open as NonNullable<typeof open>;
     if (c.version !== input.version) throw new AppError('STALE_DRAFT');

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { errorCatalog } from '../../../core/errors.js';
 import type { Db } from '../../db/pool.js';
+import type { ReadRouter } from '../../db/read-replica.js';
 import { AppError } from '../../errors.js';
 import { type Attempt, caseJobs, type Jobs, QUEUES } from '../../jobs/boss.js';
 import { type Cell, contentTypeOf, tableBytes, type TableFormat, XLSX_TYPE } from '../../lib/tableFile.js';
@@ -96,7 +97,7 @@ export async function giveUpExport(db: Db, id: string, error = INTERRUPTED): Pro
  * try cut off with its process is dead-lettered once the retry is spent
  * (`case-export-failed`, giveUpExport).
  */
-export async function exportJob(db: Db, log: FastifyBaseLogger, data: Record<string, unknown>, attempt: Attempt): Promise<void> {
+export async function exportJob(db: Db, log: FastifyBaseLogger, data: Record<string, unknown>, attempt: Attempt, reads?: ReadRouter): Promise<void> {
   const id = String(data.id);
   const job = await db
     .updateTable('case_exports')
@@ -104,7 +105,7 @@ export async function exportJob(db: Db, log: FastifyBaseLogger, data: Record<str
     .where('id', '=', id)
     .where('user_id', '=', Number(data.userId))
     .where('state', '=', 'running')
-    .returning(['id', 'entity_id', 'user_id', 'format'])
+    .returning(['id', 'entity_id', 'user_id', 'format', 'created_at'])
     .executeTakeFirst();
   if (!job) return;
   const actor = await actorForJob(db, job.user_id, job.entity_id);
@@ -114,10 +115,16 @@ export async function exportJob(db: Db, log: FastifyBaseLogger, data: Record<str
   }
   const format = job.format as ExportFormat;
   try {
-    const table = await exportTable(db, actor, (data.query ?? {}) as ExportQuery, async (done, total) => {
-      if (attempt.signal?.aborted) throw new Error(`export ${id}: this try's claim is gone`);
-      await updateExport(db, id, { done, total });
-    });
+    // The list's rows are read where the list reads them (the replica when there is one, once the window after the
+    // request, a write, has passed); the progress is written on the primary.
+    if (reads) await reads.waitOutWindow(job.created_at.getTime());
+    const read = <T>(run: (r: Db) => Promise<T>) => (reads ? reads.read(null, run) : run(db));
+    const table = await read((r) =>
+      exportTable(r, actor, (data.query ?? {}) as ExportQuery, async (done, total) => {
+        if (attempt.signal?.aborted) throw new Error(`export ${id}: this try's claim is gone`);
+        await updateExport(db, id, { done, total });
+      }),
+    );
     await updateExport(db, id, { state: 'done', content: await fileOf(format, table), filename: exportName(format) });
   } catch (e) {
     if (attempt.signal?.aborted) throw e;

@@ -40,7 +40,7 @@ export function caseFilterConditions(eb: Eb, actor: Actor, f: FiltersOnly) {
   if (f.state) conditions.push(eb('c.state', 'in', Array.isArray(f.state) ? f.state : [f.state]));
   if (f.protocolId) conditions.push(eb('c.protocol_id', '=', f.protocolId));
   if (f.ownerId) conditions.push(eb('c.owner_id', '=', f.ownerId));
-  if (f.teamId) conditions.push(eb('c.id', 'in', eb.selectFrom('tasks').where('responsible_team_id', '=', f.teamId).select('case_id')));
+  if (f.teamId) conditions.push(eb('c.id', 'in', eb.selectFrom('tasks').where('entity_id', '=', actor.entityId).where('responsible_team_id', '=', f.teamId).select('case_id')));
   // Days of the tenant's calendar: from its midnight to the midnight after `to`, whatever daylight saving does between.
   if (f.from) conditions.push(sql<boolean>`c.doc_date >= (${f.from}::date)::timestamp at time zone ${tenantTimeZone(actor)}`);
   if (f.to) conditions.push(sql<boolean>`c.doc_date < (${f.to}::date + 1)::timestamp at time zone ${tenantTimeZone(actor)}`);

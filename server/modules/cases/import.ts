@@ -627,6 +627,7 @@ async function finishImport(db: Db, env: EngineEnv, actor: Actor, jobId: number,
       .selectFrom('tasks as t')
       .innerJoin('case_import_rows as r', 'r.case_id', 't.case_id')
       .where('r.import_id', '=', jobId)
+      .where('t.entity_id', '=', job.entity_id)
       .where('t.state', '=', 'PENDING')
       .where('t.responsible_user_id', 'is not', null)
       .groupBy('t.responsible_user_id')

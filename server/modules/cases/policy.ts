@@ -24,7 +24,7 @@ export function visibleCases(actor: Actor) {
       ? eb.val(true)
       : eb.or([
           eb('c.owner_id', '=', actor.userId),
-          eb('c.id', 'in', eb.selectFrom('case_participants').where('user_id', '=', actor.userId).select('case_id')),
+          eb('c.id', 'in', eb.selectFrom('case_participants').where('entity_id', '=', actor.entityId).where('user_id', '=', actor.userId).select('case_id')),
         ]);
 }
 

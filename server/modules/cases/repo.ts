@@ -89,7 +89,7 @@ function visible(db: Executor, actor: Actor) {
         sql<string>`(select o.name from users o where o.id = c.owner_id)`.as('owner_name'),
         'c.possible_duplicated', 'c.created_at', 'c.updated_at',
         sql<string>`trim(coalesce(c.data->>'firstName', '') || ' ' || coalesce(c.data->>'lastName', ''))`.as('applicant'),
-        sql<number>`(select count(*) from tasks t where t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY'))::int`.as('open_tasks'),
+        sql<number>`(select count(*) from tasks t where t.entity_id = c.entity_id and t.case_id = c.id and t.state in ('UNASSIGNED', 'PENDING', 'BLOCKED', 'INCONSISTENCY'))::int`.as('open_tasks'),
       ])
   );
 }
@@ -194,7 +194,7 @@ export async function mayReadCase(db: Db, actor: Actor, id: number): Promise<boo
 export async function findCaseDetail(db: Db, actor: Actor, id: number) {
   const c = await findCase(db, actor, id);
   const [participants, optionLabels, correction] = await Promise.all([
-    participantsOf(db, c.id),
+    participantsOf(db, actor.entityId, c.id),
     masterLabels(db, actor.entityId, c.form, c.data, actor.language),
     openCorrectionOf(db, { id: c.id, entityId: actor.entityId }),
   ]);
@@ -209,8 +209,14 @@ export async function findCaseDetail(db: Db, actor: Actor, id: number) {
   };
 }
 
-export function participantsOf(db: Db, caseId: number) {
-  return db.selectFrom('case_participants as cp').innerJoin('users as u', 'u.id', 'cp.user_id').where('cp.case_id', '=', caseId).select(['u.id', 'u.name']).execute();
+export function participantsOf(db: Db, entityId: number, caseId: number) {
+  return db
+    .selectFrom('case_participants as cp')
+    .innerJoin('users as u', 'u.id', 'cp.user_id')
+    .where('cp.entity_id', '=', entityId)
+    .where('cp.case_id', '=', caseId)
+    .select(['u.id', 'u.name'])
+    .execute();
 }
 
 /** The history of a case the actor may see, oldest first. */
@@ -293,7 +299,7 @@ export async function setOwner(trx: Trx, caseId: number, ownerId: number): Promi
 }
 
 export async function replaceParticipants(trx: Trx, c: CaseRow, userIds: number[]): Promise<void> {
-  await trx.deleteFrom('case_participants').where('case_id', '=', c.id).execute();
+  await trx.deleteFrom('case_participants').where('entity_id', '=', c.entity_id).where('case_id', '=', c.id).execute();
   if (userIds.length) await trx.insertInto('case_participants').values(userIds.map((id) => ({ case_id: c.id, user_id: id, entity_id: c.entity_id }))).execute();
 }
 
@@ -333,8 +339,8 @@ export interface CorrectionRow {
 const CORRECTION_ROW = ['k.id', 'k.case_id', 'k.requested_by', 'k.reason', 'k.fields', 'k.documents', 'k.state', 'k.created_at', 'k.resubmitted_at'] as const;
 
 /** The open correction of a case, locked; the caller holds the case's lock (lockCase), which decided who may see it. */
-export function lockOpenCorrection(trx: Trx, caseId: number): Promise<CorrectionRow | undefined> {
-  return trx.selectFrom('case_corrections as k').where('k.case_id', '=', caseId).where('k.state', '=', 'open').select(CORRECTION_ROW).forUpdate().executeTakeFirst();
+export function lockOpenCorrection(trx: Trx, c: Pick<CaseRow, 'id' | 'entity_id'>): Promise<CorrectionRow | undefined> {
+  return trx.selectFrom('case_corrections as k').where('k.entity_id', '=', c.entity_id).where('k.case_id', '=', c.id).where('k.state', '=', 'open').select(CORRECTION_ROW).forUpdate().executeTakeFirst();
 }
 
 /** Names of the tenant's checklist documents (the `definiciones` master) by code, inactive ones too. */
@@ -344,6 +350,7 @@ export async function checklistNames(db: Executor, entityId: number, codes: read
     .selectFrom('master_items as i')
     .innerJoin('masters as ms', 'ms.id', 'i.master_id')
     .where('ms.entity_id', '=', entityId)
+    .where('i.entity_id', '=', entityId)
     .where('ms.code', '=', CHECKLIST_MASTER)
     .where('i.code', 'in', [...codes])
     .select(['i.code', 'i.name'])
@@ -400,11 +407,12 @@ export async function endCorrection(
 }
 
 /** Cancels the open correction of a case, if any (the case ended); returns its id. */
-export async function cancelOpenCorrection(trx: Trx, caseId: number): Promise<number | undefined> {
+export async function cancelOpenCorrection(trx: Trx, c: Pick<CaseRow, 'id' | 'entity_id'>): Promise<number | undefined> {
   const row = await trx
     .updateTable('case_corrections')
     .set({ state: 'cancelled', cancelled_at: new Date() })
-    .where('case_id', '=', caseId)
+    .where('entity_id', '=', c.entity_id)
+    .where('case_id', '=', c.id)
     .where('state', '=', 'open')
     .returning('id')
     .executeTakeFirst();

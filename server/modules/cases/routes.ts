@@ -67,12 +67,13 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---------------------------------------------------------------- the list
   // The same list twice: /api/cases for those who work cases (wf_casos), /api/admin-cases for case
   // administration (admin_cases), which may be held alone. Visibility is the actor's either way.
+  // The list, its count and the export at once read through `app.read`: the read replica when there is one.
   for (const [path, target] of [['/api/cases', 'wf_casos'], ['/api/admin-cases', 'admin_cases']] as const) {
     app.get(path, { config: { access: { target, action: 'show' } }, schema: { tags: ['cases'], querystring: s.pageQuery, response: { 200: s.caseListSchema } } }, async (request) =>
-      listCases(app.db, actorOf(request), request.query),
+      app.read(request, (db) => listCases(db, actorOf(request), request.query)),
     );
     app.get(`${path}/count`, { config: { access: { target, action: 'show' } }, schema: { tags: ['cases'], querystring: s.filtersOnly, response: { 200: s.caseCountSchema } } }, async (request) =>
-      countCases(app.db, actorOf(request), request.query),
+      app.read(request, (db) => countCases(db, actorOf(request), request.query)),
     );
     app.get(
       `${path}/search-fields`,
@@ -95,7 +96,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, ...query } = request.query;
-      const table = await exportTable(app.db, actorOf(request), query);
+      const table = await app.read(request, (db) => exportTable(db, actorOf(request), query));
       return reply.header('content-type', contentTypeOf(format)).header('content-disposition', `attachment; filename="${exportName(format)}"`).send(await fileOf(format, table));
     },
   );

@@ -42,7 +42,7 @@ export async function setCaseState(
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: `case_${action}`, type: 'case', detail: { from: c.state, to: next, ...detail } });
   // A case that ends no longer waits for its applicant's correction.
   if (FINAL.has(next)) {
-    const ended = await cancelOpenCorrection(trx, c.id);
+    const ended = await cancelOpenCorrection(trx, c);
     if (ended) await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: c.serial, action: 'correction_cancelled', type: 'case', detail: { correction: ended, because: `case_${action}` } });
   }
   c.state = next;

@@ -68,7 +68,7 @@ export async function addComment(db: Db, env: NotifyEnv, actor: Actor, caseId: n
     const staff = await mentionableAmong(trx, actor, mentions);
     if (staff.length !== mentions.length) throw new AppError('INVALID_MENTION');
 
-    const number = await nextCommentNumber(trx, c.id);
+    const number = await nextCommentNumber(trx, c.entity_id, c.id);
     const visibleToApplicant = isStaff(actor) ? input.visibleToApplicant : true;
     const id = await insertComment(trx, {
       entityId: c.entity_id, caseId: c.id, taskId: input.taskId ?? null, number, body: input.body, visibleToApplicant, caseState: c.state as CaseState, authorId: actor.userId,

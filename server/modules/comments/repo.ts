@@ -74,6 +74,7 @@ async function present(db: Executor, actor: Actor, rows: CommentRow[]): Promise<
       .selectFrom('case_document_marks as m')
       .innerJoin('master_items as i', (j) => j.onRef('i.code', '=', 'm.code').onRef('i.entity_id', '=', 'm.entity_id'))
       .innerJoin('masters as ms', (j) => j.onRef('ms.id', '=', 'i.master_id').on('ms.code', '=', CHECKLIST_MASTER))
+      .where('m.entity_id', '=', actor.entityId)
       .where('m.comment_id', 'in', ids)
       .select(['m.comment_id', 'm.code', 'i.name', 'm.mark'])
       .orderBy('m.id')
@@ -81,6 +82,7 @@ async function present(db: Executor, actor: Actor, rows: CommentRow[]): Promise<
     db
       .selectFrom('comment_mentions as cmm')
       .innerJoin('users as u', 'u.id', 'cmm.user_id')
+      .where('cmm.entity_id', '=', actor.entityId)
       .where('cmm.comment_id', 'in', ids)
       .select(['cmm.comment_id', 'u.id', 'u.name'])
       .orderBy('u.name')
@@ -163,8 +165,8 @@ export async function lockComment(trx: Trx, actor: Actor, id: number) {
 }
 
 /** The next number of a case's comments. The caller holds the case's row lock, so two comments never get the same. */
-export async function nextCommentNumber(trx: Trx, caseId: number): Promise<number> {
-  const row = await trx.selectFrom('comments').where('case_id', '=', caseId).select(sql<number>`coalesce(max(number), 0)::int + 1`.as('n')).executeTakeFirstOrThrow();
+export async function nextCommentNumber(trx: Trx, entityId: number, caseId: number): Promise<number> {
+  const row = await trx.selectFrom('comments').where('entity_id', '=', entityId).where('case_id', '=', caseId).select(sql<number>`coalesce(max(number), 0)::int + 1`.as('n')).executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -231,6 +233,7 @@ export async function checklistCodesAmong(db: Executor, actor: Actor, codes: str
     .selectFrom('master_items as i')
     .innerJoin('masters as ms', 'ms.id', 'i.master_id')
     .where('ms.entity_id', '=', actor.entityId)
+    .where('i.entity_id', '=', actor.entityId)
     .where('ms.code', '=', CHECKLIST_MASTER)
     .where('i.active', '=', true)
     .where('i.code', 'in', codes)
@@ -269,6 +272,7 @@ export async function caseChecklist(db: Db, actor: Actor, caseId: number) {
     .selectFrom('case_document_marks as m')
     .leftJoin('comments as cm', 'cm.id', 'm.comment_id')
     .leftJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.entity_id', '=', actor.entityId)
     .where('m.case_id', '=', c.id)
     .where((eb: ExpressionBuilder<Database & { cm: Database['comments'] }, 'cm'>) => {
       const counts: Array<Expression<SqlBool>> = [eb('cm.deleted_at', 'is', null)];
@@ -285,6 +289,7 @@ export async function caseChecklist(db: Db, actor: Actor, caseId: number) {
     .selectFrom('master_items as i')
     .innerJoin('masters as ms', 'ms.id', 'i.master_id')
     .where('ms.entity_id', '=', actor.entityId)
+    .where('i.entity_id', '=', actor.entityId)
     .where('ms.code', '=', CHECKLIST_MASTER)
     .where((eb) => (marked.size ? eb.or([eb('i.active', '=', true), eb('i.code', 'in', [...marked.keys()])]) : eb('i.active', '=', true)))
     .select(['i.code', localNameSql('i', actor.language).as('name')])
@@ -306,6 +311,7 @@ export async function quickComments(db: Db, actor: Actor, lang: Lang) {
     .selectFrom('master_items as i')
     .innerJoin('masters as ms', 'ms.id', 'i.master_id')
     .where('ms.entity_id', '=', actor.entityId)
+    .where('i.entity_id', '=', actor.entityId)
     .where('ms.code', '=', QUICK_COMMENTS_MASTER)
     .where('i.active', '=', true)
     .select(['i.code', localNameSql('i', lang).as('text')])

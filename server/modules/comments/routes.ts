@@ -90,7 +90,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: 'dashboard_comments', action: 'show' } },
       schema: { tags: ['comments'], summary: "Every comment of the tenant, with filters (days in the tenant's time zone)", querystring: s.commentFiltersSchema, response: { 200: s.commentListSchema } },
     },
-    async (request) => listComments(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => listComments(db, actorOf(request), request.query)),
   );
 
   app.patch(

@@ -8,6 +8,9 @@
  * neutralised against formulas) into chunks of about 1 MiB in
  * `data_tape_chunks`, saying how far it is after each thousand. Memory
  * stays a batch of rows and a chunk, whatever the number of applications.
+ * With a read replica the applications are read there (each read falling
+ * back to the primary on its own), from READ_AFTER_WRITE_SECONDS after the
+ * request on, as that session's list reads would.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -19,6 +22,10 @@ import { AppError } from '../../errors.js';
 import type { Lang } from '../../i18n.js';
 import { type Attempt, caseJobs, type Jobs, QUEUES } from '../../jobs/boss.js';
 import { tableWriter } from '../../lib/tableFile.js';
+import type { ReadRouter } from '../../db/read-replica.js';
+
+/** Runs a read where the app's reads go (the replica when there is one), or on the job's own handle. */
+type TapeRead = <T>(read: (db: Db) => Promise<T>) => Promise<T>;
 import type { Actor } from '../acl/policy.js';
 import { actorForJob } from '../cases/import.js';
 import { flatten, flatWidth, repeatPaths } from './columns.js';
@@ -124,15 +131,15 @@ interface ClaimedExport {
 }
 
 /** Writes the whole file of a claimed export for `actor`, reporting progress; `stop` is checked between batches. */
-async function writeTape(db: Db, actor: Actor, job: ClaimedExport, stop: () => void): Promise<{ done: number; bytes: number; filename: string }> {
+async function writeTape(db: Db, read: TapeRead, actor: Actor, job: ClaimedExport, stop: () => void): Promise<{ done: number; bytes: number; filename: string }> {
   // A try starts afresh: what an earlier, cut-off try wrote is not part of this file.
   await deleteChunks(db, job.id);
   const protocol = await findTapeProtocol(db, actor, job.protocol_id);
-  const counts = await repeatCounts(db, actor, protocol.id, repeatPaths(job.columns));
+  const counts = await read((r) => repeatCounts(r, actor, protocol.id, repeatPaths(job.columns)));
   const width = flatWidth(job.columns, counts);
   if (width > MAX_TAPE_COLUMNS) throw new AppError('DATA_TAPE_TOO_WIDE', { columns: width, max: MAX_TAPE_COLUMNS });
   const columns = flatten(job.columns, counts, job.headers);
-  const total = await countApplications(db, actor, protocol.id);
+  const total = await read((r) => countApplications(r, actor, protocol.id));
   await updateTapeExport(db, job.id, { done: 0, total, column_count: columns.length });
 
   const sink = new ChunkSink(db, job.id);
@@ -142,7 +149,7 @@ async function writeTape(db: Db, actor: Actor, job: ClaimedExport, stop: () => v
   let lastId = 0;
   for (;;) {
     stop();
-    const batch = await applicationBatch(db, actor, protocol.id, lastId, TAPE_BATCH);
+    const batch = await read((r) => applicationBatch(r, actor, protocol.id, lastId, TAPE_BATCH));
     if (batch.length === 0) break;
     for (const application of batch) await writer.row(columns.map((c) => c.get(application)));
     done += batch.length;
@@ -162,7 +169,7 @@ async function writeTape(db: Db, actor: Actor, job: ClaimedExport, stop: () => v
  * export tapes: failed). A try that fails is redone once from the start;
  * the last one, or an AppError, marks the export failed with its reason.
  */
-export async function tapeExportJob(db: Db, log: FastifyBaseLogger, data: Record<string, unknown>, attempt: Attempt): Promise<void> {
+export async function tapeExportJob(db: Db, log: FastifyBaseLogger, data: Record<string, unknown>, attempt: Attempt, reads?: ReadRouter): Promise<void> {
   const id = String(data.id);
   const job = await claimTapeExport(db, id, Number(data.userId));
   if (!job) return;
@@ -173,7 +180,10 @@ export async function tapeExportJob(db: Db, log: FastifyBaseLogger, data: Record
   }
   try {
     assertMayExport(actor);
-    const file = await writeTape(db, actor, job, () => {
+    // The request was a write: the replica may not have what the session wrote just before it until the window has passed.
+    if (reads) await reads.waitOutWindow(job.created_at.getTime());
+    const read: TapeRead = reads ? (r) => reads.read(null, r) : (r) => r(db);
+    const file = await writeTape(db, read, actor, job, () => {
       if (attempt.signal?.aborted) throw new Error(`data tape ${id}: this try's claim is gone`);
     });
     await updateTapeExport(db, id, { state: 'done', done: file.done, filename: file.filename, bytes: file.bytes });

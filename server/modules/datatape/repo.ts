@@ -190,7 +190,7 @@ export async function claimTapeExport(db: Db, id: string, userId: number) {
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where('state', '=', 'running')
-    .returning(['id', 'entity_id', 'user_id', 'protocol_id', 'format', 'headers', 'columns'])
+    .returning(['id', 'entity_id', 'user_id', 'protocol_id', 'format', 'headers', 'columns', 'created_at'])
     .executeTakeFirst();
 }
 

@@ -33,7 +33,8 @@ let coordinator: { sid: string };
 let other: { sid: string };
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'casebook-files-'));
-  t = await createTestApp({ env: { DATA_DIR: dataDir } });
+  // The disk store (DATA_DIR/files), the embedded mode's; the database and S3 stores: stores.api.test.ts.
+  t = await createTestApp({ env: { DATA_DIR: dataDir, FILES_URL: 'disk' } });
   entityId = (await makeEntity(t.db, TENANT)).id;
   const otherEntityId = (await makeEntity(t.db)).id;
   const people = await Promise.all([
@@ -73,6 +74,7 @@ describe('upload', () => {
     expect(file).toMatchObject({ extension: 'pdf', public: false, size: PDF.length });
     expect(readdirSync(path.join(dataDir, 'files'))).toEqual([FOLDER]);
     expect(readdirSync(path.join(dataDir, 'files', FOLDER))).toContain(`${file.id}.pdf`);
+    expect(await t.db.selectFrom('files').where('id', '=', file.id).select('store').executeTakeFirstOrThrow()).toEqual({ store: 'disk' });
     const pub = await upload(applicant, 'photo.png', PNG, { public: 'true' });
     expect(readdirSync(path.join(dataDir, 'files', FOLDER, 'public'))).toContain(`${pub.json<{ id: string }>().id}.png`);
     // The plan state counts the tenant's files; another tenant's plan does not see them.

@@ -9,7 +9,7 @@ import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import type { Actor } from '../acl/policy.js';
 import { isStaff, visibleCases } from '../cases/policy.js';
-import { entityFolder } from './storage.js';
+import { entityFolder, type FileKey, type StoreKind } from './storage.js';
 
 type Trx = Transaction<Database>;
 
@@ -66,7 +66,7 @@ export async function findReadableFile(db: Db, actor: Actor, fileId: string): Pr
     .where((eb) =>
       eb.or([
         holds('c.data', fileId),
-        eb.exists(eb.selectFrom('tasks as t').whereRef('t.case_id', '=', 'c.id').where(holds('t.data', fileId)).select('t.id')),
+        eb.exists(eb.selectFrom('tasks as t').whereRef('t.entity_id', '=', 'c.entity_id').whereRef('t.case_id', '=', 'c.id').where(holds('t.data', fileId)).select('t.id')),
       ]),
     )
     .select('c.id')
@@ -84,7 +84,7 @@ export async function caseHoldsFile(db: Db, actor: Actor, caseId: number, fileId
     .where((eb) =>
       eb.or([
         holds('c.data', fileId),
-        eb.exists(eb.selectFrom('tasks as t').whereRef('t.case_id', '=', 'c.id').where(holds('t.data', fileId)).select('t.id')),
+        eb.exists(eb.selectFrom('tasks as t').whereRef('t.entity_id', '=', 'c.entity_id').whereRef('t.case_id', '=', 'c.id').where(holds('t.data', fileId)).select('t.id')),
       ]),
     )
     .select('c.id')
@@ -118,6 +118,8 @@ export interface NewFile {
   size: number;
   sha256: string;
   public: boolean;
+  /** The store that holds its bytes (stores.ts `storeNewFile` gives it). */
+  store: StoreKind;
 }
 
 /** Records an upload of the actor in its tenant; answers the file as the API shows it. */
@@ -145,4 +147,19 @@ export async function findLinkedFile(db: Db, fileId: string) {
     .select(['f.name', 'f.extension', 'f.mime', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
     .executeTakeFirst();
   return file && { name: file.name, extension: file.extension, mime: file.mime, public: file.public, size: file.size, folder: entityFolder({ name: file.entity_name, docnumber: file.docnumber }) };
+}
+
+/**
+ * Where a file's bytes are: its row's store and key. By id alone: callers
+ * found the file through a finder that applied the tenant and the reader's
+ * rights (or a signed link), and the move command reads every row.
+ */
+export async function fileLocation(db: Db, fileId: string): Promise<{ store: StoreKind; key: FileKey } | undefined> {
+  const f = await db
+    .selectFrom('files as f')
+    .innerJoin('entities as e', 'e.id', 'f.entity_id')
+    .where('f.id', '=', fileId)
+    .select(['f.id', 'f.entity_id', 'f.store', 'f.public', 'f.extension', 'e.name', 'e.docnumber'])
+    .executeTakeFirst();
+  return f && { store: f.store, key: { id: f.id, entityId: f.entity_id, folder: entityFolder({ name: f.name, docnumber: f.docnumber }), public: f.public, extension: f.extension } };
 }

@@ -1,6 +1,6 @@
 /**
- * Files: uploads for file fields. Stored per entity under DATA_DIR/files
- * (storage.ts), checked on the server by their content, counted against the
+ * Files: uploads for file fields. Stored in the configured store (the disk,
+ * the database or an S3 bucket: storage.ts, stores.ts), checked on the server by their content, counted against the
  * tenant's disk quota (commands.ts), and served only through links that
  * expire in minutes and name exactly one file (links.ts), as downloads
  * (Content-Disposition: attachment, X-Content-Type-Options: nosniff). A link
@@ -10,7 +10,6 @@
  * Each handler declares its target, parses, calls repo.ts (to read) or
  * commands.ts (to store), and presents the answer. No SQL here.
  */
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyReply } from 'fastify';
@@ -21,14 +20,13 @@ import { uploadFile } from './commands.js';
 import { linkFor, validLink } from './links.js';
 import { findLinkedFile, findReadableFile } from './repo.js';
 import * as s from './schema.js';
-import { diskPath, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB } from './storage.js';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_MB } from './storage.js';
 
 /** Types a link with `inline=1` shows in the page (the document review's viewer); anything else is always a download. */
 const INLINE_TYPES = new Set(['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, fieldSize: 1024 } });
-  const root = path.join(app.config.data.dir, 'files');
 
   app.post(
     '/api/files',
@@ -53,7 +51,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       // bytes past the limit arrive on their own, after the last chunk it let
       // through, it returns the file cut at the limit and only the stream knows.
       if (part.file.truncated || bytes.length > MAX_UPLOAD_BYTES) throw tooLarge();
-      const file = await uploadFile(app.db, actor, root, {
+      const file = await uploadFile(app.db, actor, app.files, {
         name: path.basename(part.filename || 'file').slice(0, 200),
         bytes,
         public: (part.fields.public as { value?: unknown } | undefined)?.value === 'true',
@@ -88,6 +86,8 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await validLink(app.db, id, request.query.exp, request.query.token))) throw new AppError('LINK_EXPIRED');
     const file = await findLinkedFile(app.db, id);
     if (!file || file.extension !== ext || file.public !== isPublic || file.folder !== request.params.entity) throw new AppError('NOT_FOUND');
+    // Opened before the headers: a store out of reach is a 503, not a cut download.
+    const body = await app.files.open(app.db, id);
     // Shown in the page only for types whose content was checked at upload (sniff.ts) and that run no script of the page's origin.
     const inline = request.query.inline === '1' && INLINE_TYPES.has(file.mime);
     return reply
@@ -95,7 +95,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${file.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.name)}`)
       .header('content-length', String(file.size))
       .header('cache-control', 'private, no-store')
-      .send(createReadStream(diskPath(root, file.folder, isPublic, id, ext)));
+      .send(body);
   };
 
   app.get('/archivos/:entity/:file', { config: { access: 'public' }, schema: { hide: true, params: s.downloadParams, querystring: s.downloadQuery } }, (request, reply) =>

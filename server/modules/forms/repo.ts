@@ -65,6 +65,7 @@ export async function masterItemOptions(db: Db, doer: Doer, master: string, pare
     .innerJoin('masters as m', 'm.id', 'i.master_id')
     .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
     .where('m.entity_id', '=', doer.entityId)
+    .where('i.entity_id', '=', doer.entityId)
     .where('m.code', '=', master)
     .where('i.active', '=', true)
     .select(['i.code', localNameSql('i', language).as('name')])

@@ -22,7 +22,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: 'reenviarcorreos', action: 'show' } },
       schema: { tags, summary: "The tenant's outgoing messages, newest first", querystring: s.outboxListQuery, response: { 200: s.outboxListSchema } },
     },
-    async (request) => listOutbox(app.db, actorOf(request), request.query, app.mailer.smtpConfigured),
+    async (request) => app.read(request, (db) => listOutbox(db, actorOf(request), request.query, app.mailer.smtpConfigured)),
   );
 
   app.get(

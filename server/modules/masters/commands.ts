@@ -73,7 +73,7 @@ export function changeMaster(db: Db, actor: Actor, code: string, b: MasterBody):
     assertMasterAction(actor, m, 'edit');
     if (m.system && b.code !== m.code) throw new AppError('SYSTEM_RECORD');
     const parentId = await parentMasterId(trx, actor, b.parentCode, m.code);
-    if (parentId !== m.parent_id && (await hasItemsWithParents(trx, m.id))) throw new AppError('IN_USE');
+    if (parentId !== m.parent_id && (await hasItemsWithParents(trx, actor, m.id))) throw new AppError('IN_USE');
     await updateMaster(trx, actor, m.id, { code: b.code, name: b.name, description: b.description, public: b.public, parentId });
     return b.code;
   });
@@ -92,22 +92,22 @@ export function deleteMaster(db: Db, actor: Actor, code: string): Promise<void> 
 // ---------------------------------------------------------------- items
 
 /** The parent item's id: required (an item of the parent master) when the master has a parent, refused otherwise. */
-async function parentItemId(db: Executor, m: MasterRow, parentCode: string | null): Promise<number | null> {
+async function parentItemId(db: Executor, actor: Actor, m: MasterRow, parentCode: string | null): Promise<number | null> {
   if (m.parent_id === null) {
     if (parentCode) throw new AppError('VALIDATION', {}, [{ path: 'parentCode', message: 'masters.noParentMaster' }]);
     return null;
   }
   if (!parentCode) throw new AppError('VALIDATION', {}, [{ path: 'parentCode', message: 'validation.chooseOption' }]);
-  const id = await itemIdByCode(db, m.parent_id, parentCode);
+  const id = await itemIdByCode(db, actor, m.parent_id, parentCode);
   if (id === undefined) throw new AppError('VALIDATION', {}, [{ path: 'parentCode', message: 'validation.chooseOption' }]);
   return id;
 }
 
-const itemValues = async (db: Executor, m: MasterRow, b: ItemBody): Promise<ItemValues> => ({
+const itemValues = async (db: Executor, actor: Actor, m: MasterRow, b: ItemBody): Promise<ItemValues> => ({
   code: b.code,
   name: b.name,
   nameEn: b.nameEn,
-  parentItemId: await parentItemId(db, m, b.parentCode),
+  parentItemId: await parentItemId(db, actor, m, b.parentCode),
   active: b.active,
   extra: b.extra,
 });
@@ -117,7 +117,7 @@ export function addItem(db: Db, actor: Actor, code: string, b: ItemBody): Promis
   return db.transaction().execute(async (trx) => {
     const m = await findMaster(trx, actor, code);
     assertMasterAction(actor, m, 'addItems');
-    return { masterId: m.id, id: await insertItem(trx, actor, m.id, await itemValues(trx, m, b)) };
+    return { masterId: m.id, id: await insertItem(trx, actor, m.id, await itemValues(trx, actor, m, b)) };
   });
 }
 
@@ -125,7 +125,7 @@ export function changeItem(db: Db, actor: Actor, code: string, id: number, b: It
   return db.transaction().execute(async (trx) => {
     const m = await findMaster(trx, actor, code);
     assertMasterAction(actor, m, 'editItems');
-    await updateItem(trx, actor, m.id, id, await itemValues(trx, m, b));
+    await updateItem(trx, actor, m.id, id, await itemValues(trx, actor, m, b));
     return { masterId: m.id, id };
   });
 }
@@ -135,8 +135,8 @@ export function deleteItem(db: Db, actor: Actor, code: string, id: number): Prom
   return db.transaction().execute(async (trx) => {
     const m = await findMaster(trx, actor, code);
     assertMasterAction(actor, m, 'deleteItems');
-    await findItem(trx, m.id, id);
-    if (await hasChildItems(trx, id)) throw new AppError('IN_USE');
+    await findItem(trx, actor, m.id, id);
+    if (await hasChildItems(trx, actor, id)) throw new AppError('IN_USE');
     await removeItem(trx, actor, m.id, id);
   });
 }
@@ -172,8 +172,8 @@ export async function importItems(db: Db, actor: Actor, code: string, file: unkn
   if (!header.includes('code') || !header.includes('name')) throw new AppError('VALIDATION', {}, [{ path: 'file', message: 'masters.csvNeedsCodeName' }]);
 
   const errors: ImportResult['errors'] = [];
-  const parents = m.parent_id ? await itemIds(db, m.parent_id) : new Map<string, number>();
-  const existing = await itemIds(db, m.id);
+  const parents = m.parent_id ? await itemIds(db, actor, m.parent_id) : new Map<string, number>();
+  const existing = await itemIds(db, actor, m.id);
   const seen = new Set<string>();
   const rows: ItemValues[] = [];
   records.forEach((r, index) => {

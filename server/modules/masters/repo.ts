@@ -55,7 +55,7 @@ const masterView = (baseUrl: string, actor: Actor, m: MasterRow & { items: numbe
   actions: masterActions(actor, m),
 });
 
-const itemCount = sql<number>`(select count(*) from master_items i where i.master_id = m.id)::int`.as('items');
+const itemCount = sql<number>`(select count(*) from master_items i where i.entity_id = m.entity_id and i.master_id = m.id)::int`.as('items');
 
 // ---------------------------------------------------------------- masters
 
@@ -119,8 +119,8 @@ export async function updateMaster(db: Executor, doer: Doer, id: number, m: { co
 }
 
 /** Whether any item of the master hangs from an item of its parent master. */
-export async function hasItemsWithParents(db: Executor, masterId: number): Promise<boolean> {
-  return (await db.selectFrom('master_items').where('master_id', '=', masterId).where('parent_item_id', 'is not', null).select('id').executeTakeFirst()) !== undefined;
+export async function hasItemsWithParents(db: Executor, doer: Doer, masterId: number): Promise<boolean> {
+  return (await db.selectFrom('master_items').where('entity_id', '=', doer.entityId).where('master_id', '=', masterId).where('parent_item_id', 'is not', null).select('id').executeTakeFirst()) !== undefined;
 }
 
 export async function hasChildMasters(db: Executor, masterId: number): Promise<boolean> {
@@ -133,10 +133,11 @@ export async function removeMaster(db: Executor, doer: Doer, id: number): Promis
 
 // ---------------------------------------------------------------- items
 
-function items(db: Executor, masterId: number) {
+function items(db: Executor, doer: Doer, masterId: number) {
   return db
     .selectFrom('master_items as i')
     .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
+    .where('i.entity_id', '=', doer.entityId)
     .where('i.master_id', '=', masterId)
     .select(['i.id', 'i.code', 'i.name', 'i.name_en', 'i.active', 'i.extra', 'p.code as parent_code', 'p.name as parent_name']);
 }
@@ -150,7 +151,7 @@ export async function listItems(
   f: Page & { search?: string; sortBy?: 'code' | 'name'; descending?: boolean; parent?: string; active?: boolean },
 ) {
   const m = await readMaster(db, actor, code);
-  let q = items(db, m.id);
+  let q = items(db, actor, m.id);
   if (f.search) {
     const p = containsPattern(f.search);
     q = q.where((eb) => eb.or([eb('i.code', 'ilike', p), eb('i.name', 'ilike', p), eb('i.name_en', 'ilike', p)]));
@@ -165,24 +166,24 @@ export async function listItems(
 /** Every item of a master the actor may read, by code, for the CSV export. */
 export async function allItems(db: Db, actor: Actor, code: string) {
   const m = await readMaster(db, actor, code);
-  return { master: m, items: (await items(db, m.id).orderBy('i.code').execute()).map(itemView) };
+  return { master: m, items: (await items(db, actor, m.id).orderBy('i.code').execute()).map(itemView) };
 }
 
 /** One item of a master (already found for the doer). */
-export async function findItem(db: Executor, masterId: number, id: number) {
-  const i = await items(db, masterId).where('i.id', '=', id).executeTakeFirst();
+export async function findItem(db: Executor, doer: Doer, masterId: number, id: number) {
+  const i = await items(db, doer, masterId).where('i.id', '=', id).executeTakeFirst();
   if (!i) throw new AppError('NOT_FOUND');
   return itemView(i);
 }
 
 /** The id of the item of `masterId` with this code, if any. */
-export async function itemIdByCode(db: Executor, masterId: number, code: string): Promise<number | undefined> {
-  return (await db.selectFrom('master_items').where('master_id', '=', masterId).where('code', '=', code).select('id').executeTakeFirst())?.id;
+export async function itemIdByCode(db: Executor, doer: Doer, masterId: number, code: string): Promise<number | undefined> {
+  return (await db.selectFrom('master_items').where('entity_id', '=', doer.entityId).where('master_id', '=', masterId).where('code', '=', code).select('id').executeTakeFirst())?.id;
 }
 
 /** A master's items as code -> id. */
-export async function itemIds(db: Executor, masterId: number): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('master_items').where('master_id', '=', masterId).select(['id', 'code']).execute();
+export async function itemIds(db: Executor, doer: Doer, masterId: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('master_items').where('entity_id', '=', doer.entityId).where('master_id', '=', masterId).select(['id', 'code']).execute();
   return new Map(rows.map((r) => [r.code, r.id]));
 }
 
@@ -217,8 +218,8 @@ export async function updateItem(db: Executor, doer: Doer, masterId: number, id:
   if (!updated) throw new AppError('NOT_FOUND');
 }
 
-export async function hasChildItems(db: Executor, itemId: number): Promise<boolean> {
-  return (await db.selectFrom('master_items').where('parent_item_id', '=', itemId).select('id').executeTakeFirst()) !== undefined;
+export async function hasChildItems(db: Executor, doer: Doer, itemId: number): Promise<boolean> {
+  return (await db.selectFrom('master_items').where('entity_id', '=', doer.entityId).where('parent_item_id', '=', itemId).select('id').executeTakeFirst()) !== undefined;
 }
 
 export async function removeItem(db: Executor, doer: Doer, masterId: number, id: number): Promise<void> {
@@ -236,7 +237,7 @@ export async function upsertItems(trx: Trx, doer: Doer, masterId: number, rows: 
       .insertInto('master_items')
       .values(rows.slice(i, i + 500).map((r) => ({ entity_id: doer.entityId, master_id: masterId, code: r.code, name: r.name, name_en: r.nameEn, parent_item_id: r.parentItemId, active: r.active, extra: JSON.stringify(r.extra) })))
       .onConflict((oc) =>
-        oc.columns(['master_id', 'code']).doUpdateSet((eb) => ({
+        oc.columns(['entity_id', 'master_id', 'code']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
           name_en: keepNameEn ? eb.ref('master_items.name_en') : eb.ref('excluded.name_en'),
           parent_item_id: eb.ref('excluded.parent_item_id'),
@@ -260,12 +261,13 @@ export async function publicItems(db: Db, entityDocnumber: string, code: string,
     .where('e.active', '=', true)
     .where('m.code', '=', code)
     .where('m.public', '=', true)
-    .select('m.id')
+    .select(['m.id', 'm.entity_id'])
     .executeTakeFirst();
   if (!m) return undefined;
   let q = db
     .selectFrom('master_items as i')
     .leftJoin('master_items as p', 'p.id', 'i.parent_item_id')
+    .where('i.entity_id', '=', m.entity_id)
     .where('i.master_id', '=', m.id)
     .where('i.active', '=', true)
     .select(['i.code', localNameSql('i', language).as('name'), 'p.code as parent'])

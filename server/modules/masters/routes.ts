@@ -85,8 +85,9 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/masters/:code/items',
     { config: { access: 'session' }, schema: { tags: ['masters'], params: s.codeParams, body: s.itemBody, response: { 201: s.masterItemSchema } } },
     async (request, reply) => {
-      const { masterId, id } = await addItem(app.db, actorOf(request), request.params.code, request.body);
-      return reply.status(201).send(await findItem(app.db, masterId, id));
+      const actor = actorOf(request);
+      const { masterId, id } = await addItem(app.db, actor, request.params.code, request.body);
+      return reply.status(201).send(await findItem(app.db, actor, masterId, id));
     },
   );
 
@@ -94,8 +95,9 @@ export const masterRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/masters/:code/items/:id',
     { config: { access: 'session' }, schema: { tags: ['masters'], params: s.itemParams, body: s.itemBody, response: { 200: s.masterItemSchema } } },
     async (request) => {
-      const { masterId, id } = await changeItem(app.db, actorOf(request), request.params.code, request.params.id, request.body);
-      return findItem(app.db, masterId, id);
+      const actor = actorOf(request);
+      const { masterId, id } = await changeItem(app.db, actor, request.params.code, request.params.id, request.body);
+      return findItem(app.db, actor, masterId, id);
     },
   );
 

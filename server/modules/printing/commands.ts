@@ -17,6 +17,7 @@ import type { Db } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import { type Lang, translate } from '../../i18n.js';
 import type { Actor, Doer } from '../acl/policy.js';
+import type { FileStores } from '../files/stores.js';
 import { sanitizeBody } from '../templates/html.js';
 import { htmlToBlocks, renderLetter } from './letter.js';
 import { fillAndFlatten, formFields, loadCheckedPdf } from './pdf.js';
@@ -126,8 +127,8 @@ export async function deletePrintTemplate(db: Db, actor: Actor, id: number): Pro
 
 export interface PrintOptions {
   language: Lang;
-  /** DATA_DIR/files: where the logo is read from (by us; pdfmake reads nothing). */
-  filesRoot: string | null;
+  /** The file stores the logo is read from (by us; pdfmake reads nothing); null prints without it. */
+  files: FileStores | null;
   publicUrl: string;
   /** The reader's name for `{{recipientName}}`. */
   recipientName?: string;
@@ -253,7 +254,7 @@ export async function printCase(db: Db, doer: Doer, caseId: number, templateId: 
   const bytes = await renderLetter({
     title,
     header: c.programName,
-    logo: await logoOf(db, doer.entityId, logoFileId, o.filesRoot),
+    logo: await logoOf(db, doer.entityId, logoFileId, o.files),
     content,
     pageLabel: (page, pages) => translate(o.language, 'printing.page', { page, pages }),
     language: o.language,
@@ -273,7 +274,7 @@ export async function printCase(db: Db, doer: Doer, caseId: number, templateId: 
 export async function printAttachment(
   db: Db,
   m: { entityId: number; caseId: number; templateId: number; language: Lang },
-  o: Pick<PrintOptions, 'filesRoot' | 'publicUrl'>,
+  o: Pick<PrintOptions, 'files' | 'publicUrl'>,
 ): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
   try {
     const { bytes, filename } = await printCase(db, { system: true, entityId: m.entityId }, m.caseId, m.templateId, { ...o, language: m.language });

@@ -4,7 +4,6 @@
  * cases module's visibility (`visibleCases`), so a template prints exactly
  * the cases their reader could open. Rows become the API's shapes here.
  */
-import { readFile } from 'node:fs/promises';
 import { sql, type Transaction } from 'kysely';
 import type { PdfField, PrintKind } from '../../../core/api/printing.js';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
@@ -15,7 +14,7 @@ import { containsPattern, type Page, paginate } from '../../lib/list.js';
 import { localNameSql } from '../../lib/localName.js';
 import { type Actor, can, type Doer } from '../acl/policy.js';
 import { visibleCases } from '../cases/policy.js';
-import { diskPath, entityFolder } from '../files/storage.js';
+import type { FileStores } from '../files/stores.js';
 import { masterLabels } from '../forms/options.js';
 import { printTemplateActions } from './policy.js';
 import type { PrintCase } from './sources.js';
@@ -253,20 +252,17 @@ export async function historyOf(db: Db, entityId: number, caseId: number, langua
   return { total: Number(count.n), events: events.reverse() };
 }
 
-/** The logo of the case's project as bytes (PNG or JPEG only), or null; read by us, never by pdfmake. */
-export async function logoOf(db: Db, entityId: number, logoFileId: string | null, filesRoot: string | null): Promise<{ bytes: Buffer; mime: string } | null> {
-  if (!logoFileId || !filesRoot) return null;
-  const f = await db
-    .selectFrom('files as f')
-    .innerJoin('entities as e', 'e.id', 'f.entity_id')
-    .where('f.id', '=', logoFileId)
-    .where('f.entity_id', '=', entityId)
-    .select(['f.id', 'f.extension', 'f.mime', 'f.public', 'e.name', 'e.docnumber'])
-    .executeTakeFirst();
+/**
+ * The logo of the case's project as bytes (PNG or JPEG only), or null; read
+ * by us from its store, never by pdfmake. A logo out of reach (its store
+ * down) prints the paper without it rather than fail the print or the mail.
+ */
+export async function logoOf(db: Db, entityId: number, logoFileId: string | null, files: FileStores | null): Promise<{ bytes: Buffer; mime: string } | null> {
+  if (!logoFileId || !files) return null;
+  const f = await db.selectFrom('files').where('id', '=', logoFileId).where('entity_id', '=', entityId).select(['id', 'mime']).executeTakeFirst();
   if (!f || !['image/png', 'image/jpeg'].includes(f.mime)) return null;
   try {
-    const bytes = await readFile(diskPath(filesRoot, entityFolder({ name: f.name, docnumber: f.docnumber }), f.public, f.id, f.extension));
-    return { bytes, mime: f.mime };
+    return { bytes: await files.read(db, f.id), mime: f.mime };
   } catch {
     return null;
   }

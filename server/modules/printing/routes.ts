@@ -26,7 +26,6 @@ const show = { target: 'menu_configuracion', action: 'show' } as const;
 
 export const printingRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: PDF_MAX_BYTES, files: 1, fields: 2, fieldSize: 256 } });
-  const filesRoot = path.join(app.config.data.dir, 'files');
 
   app.get(
     '/api/print-templates',
@@ -126,7 +125,7 @@ export const printingRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       const { bytes, filename } = await printCase(app.db, actor, request.params.id, request.params.templateId, {
         language: actor.language,
-        filesRoot,
+        files: app.files,
         publicUrl: app.config.http.publicUrl,
         recipientName: actor.name,
       });

@@ -6,11 +6,8 @@
  * default project's flag), and the project's logo and favicon images
  * (uploaded on /configuracion, server/modules/settings/branding.ts).
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../errors.js';
-import { diskPath } from '../files/storage.js';
 import { findBrandingFile, findProjectSettings } from './repo.js';
 import { brandingFileParams, projectIdParams, projectSettingsSchema } from './schema.js';
 
@@ -37,7 +34,6 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const filesRoot = path.join(app.config.data.dir, 'files');
   app.get(
     '/api/projects/:id/branding/:file',
     {
@@ -48,6 +44,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       const [fileId, ext] = request.params.file.split('.');
       const file = await findBrandingFile(app.db, request.params.id, fileId, ext);
       if (!file) throw notFound();
+      const body = await app.files.open(app.db, file.id);
       // Each upload is a new address, so it may be kept for good; checked by content at upload, never SVG.
       return reply
         .header('content-type', file.mime)
@@ -55,7 +52,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('content-security-policy', "default-src 'none'")
         .header('x-content-type-options', 'nosniff')
-        .send(createReadStream(diskPath(filesRoot, file.folder, true, file.id, file.extension)));
+        .send(body);
     },
   );
 

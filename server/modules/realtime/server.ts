@@ -93,7 +93,15 @@ export function attachRealtime(app: FastifyInstance): Realtime {
   });
 
   const presence = async (room: string): Promise<{ users: PresenceUser[]; shown: ShownDocument | null }> => {
-    const sockets = await io.in(room).fetchSockets();
+    // Across instances through the adapter; an instance that died without a word (kill -9) leaves the others waiting
+    // for its answer until the adapter's timeout, until its heartbeat is missed: then this instance's own sockets.
+    const sockets = await io
+      .in(room)
+      .fetchSockets()
+      .catch(async (err) => {
+        log.warn({ err, room }, 'realtime: presence from this instance only (another instance did not answer)');
+        return io.local.in(room).fetchSockets();
+      });
     const users = new Map<number, PresenceUser>();
     let shown: ShownDocument | null = null;
     for (const s of sockets) {
@@ -104,9 +112,14 @@ export function attachRealtime(app: FastifyInstance): Realtime {
     }
     return { users: [...users.values()].sort((a, b) => a.name.localeCompare(b.name)), shown };
   };
+  /** Fire and forget: never rejects (an unhandled rejection would stop the process). */
   const announcePresence = async (room: string) => {
-    const { users } = await presence(room);
-    io.to(room).emit('presence', { room, users });
+    try {
+      const { users } = await presence(room);
+      io.to(room).emit('presence', { room, users });
+    } catch (err) {
+      log.warn({ err, room }, 'realtime: presence not announced');
+    }
   };
 
   io.on('connection', (socket: AppSocket) => {
@@ -229,7 +242,8 @@ export function attachRealtime(app: FastifyInstance): Realtime {
     async close() {
       // Not io.close(): that would close the HTTP server, which Fastify closes itself.
       await listener.close();
-      io.disconnectSockets(true);
+      // This instance's sockets only: through the adapter, io.disconnectSockets() would close every instance's.
+      io.local.disconnectSockets(true);
       io.engine.close();
       await Promise.resolve(io.of('/').adapter.close());
       await pool.end().catch(() => {});

@@ -102,7 +102,7 @@ export function factConditions(dataset: ReportDataset, actor: Actor, f: Partial<
     if (f.from) where.push(dayFrom(sql`c.doc_date`, f.from));
     if (f.to) where.push(dayTo(sql`c.doc_date`, f.to));
     // As the case list reads it (cases/filters.ts): an application with a task of that team.
-    if (f.teamId) where.push(sql<SqlBool>`c.id in (select tt.case_id from tasks tt where tt.responsible_team_id = ${f.teamId})`);
+    if (f.teamId) where.push(sql<SqlBool>`c.id in (select tt.case_id from tasks tt where tt.entity_id = ${actor.entityId} and tt.responsible_team_id = ${f.teamId})`);
     if (f.userId) where.push(sql<SqlBool>`c.owner_id = ${f.userId}`);
     if (states.length) where.push(sql<SqlBool>`c.state in (${sql.join(states)})`);
     return { where, needsCases: true };

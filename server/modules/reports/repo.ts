@@ -365,6 +365,7 @@ async function caseExtras(db: Db, actor: Actor, rows: CaseRowRecord[]) {
   const [comments, last, spans] = await Promise.all([
     db
       .selectFrom('comments as cm')
+      .where('cm.entity_id', '=', actor.entityId)
       .where('cm.case_id', 'in', ids)
       .where(visibleComments(actor) as never)
       .groupBy('cm.case_id')
@@ -373,6 +374,7 @@ async function caseExtras(db: Db, actor: Actor, rows: CaseRowRecord[]) {
     db
       .selectFrom('case_events as e')
       .leftJoin('users as u', 'u.id', 'e.user_id')
+      .where('e.entity_id', '=', actor.entityId)
       .where('e.case_id', 'in', ids)
       .distinctOn('e.case_id')
       .select(['e.case_id', 'e.action', 'e.type', 'e.created_at', 'e.user_id', 'u.name'])
@@ -386,7 +388,7 @@ async function caseExtras(db: Db, actor: Actor, rows: CaseRowRecord[]) {
       from (
         select e.case_id, e.detail->>'to' as state, e.created_at as at, lead(e.created_at) over (partition by e.case_id order by e.created_at, e.id) as until
         from case_events e
-        where e.case_id in (${sql.join(ids)}) and e.type = 'case' and e.detail ? 'to'
+        where e.entity_id = ${actor.entityId} and e.case_id in (${sql.join(ids)}) and e.type = 'case' and e.detail ? 'to'
       ) s
       where s.state <> 'DRAFT'
       group by s.case_id, s.state`.execute(db),

@@ -9,7 +9,9 @@
  *
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read), export.ts (to download) or commands.ts (to change), and presents
- * the answer. No SQL here.
+ * the answer. No SQL here. Every report read (pivots, rows, downloads, the
+ * dashboard) goes through `app.read`: the read replica when there is one;
+ * saved reports, small and just written, stay on the primary.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { REPORT_KINDS, REPORTS, type ReportKind } from '../../../core/api/reports.js';
@@ -47,7 +49,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: s.pivotSchema },
         },
       },
-      async (request) => pivotReport(app.db, actorOf(request), kind, request.query),
+      async (request) => app.read(request, (db) => pivotReport(db, actorOf(request), kind, request.query)),
     );
 
     app.get(
@@ -61,7 +63,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request, reply) => {
-        const file = await exportReport(app.db, actorOf(request), kind, request.query as ExportQuery);
+        const file = await app.read(request, (db) => exportReport(db, actorOf(request), kind, request.query as ExportQuery));
         return reply
           .header('content-type', file.contentType)
           .header('content-disposition', `attachment; filename="${file.filename}"`)
@@ -79,7 +81,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: REPORTS['task-details'].target, action: 'show' } },
       schema: { tags: ['reports'], summary: 'Task details: every task the reader sees, filtered, paged', querystring: s.taskRowsQuery, response: { 200: s.taskRowsSchema } },
     },
-    async (request) => taskRows(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => taskRows(db, actorOf(request), request.query)),
   );
 
   app.get(
@@ -88,7 +90,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: REPORTS['tracking-by-case'].target, action: 'show' } },
       schema: { tags: ['reports'], summary: 'Tracking by case: one row per application, paged', querystring: s.caseRowsQuery, response: { 200: s.caseRowsSchema } },
     },
-    async (request) => caseRows(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => caseRows(db, actorOf(request), request.query)),
   );
 
   app.get(
@@ -97,7 +99,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: REPORTS['tracking-by-case'].target, action: 'show' } },
       schema: { tags: ['reports'], summary: "Tracking by case, the spec's shape: one row per comment of those applications, paged", querystring: s.caseCommentsQuery, response: { 200: s.caseCommentsSchema } },
     },
-    async (request) => caseComments(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => caseComments(db, actorOf(request), request.query)),
   );
 
   app.get(
@@ -106,7 +108,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: REPORTS['tracking-by-user'].target, action: 'show' } },
       schema: { tags: ['reports'], summary: "Tracking by user, the spec's shape: per person, application and action, how many, paged", querystring: s.userActionsQuery, response: { 200: s.userActionsSchema } },
     },
-    async (request) => userActions(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => userActions(db, actorOf(request), request.query)),
   );
 
   // ---------------------------------------------------------------- the staff home
@@ -121,7 +123,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.dashboardSchema },
       },
     },
-    async (request) => dashboard(app.db, actorOf(request)),
+    async (request) => app.read(request, (db) => dashboard(db, actorOf(request))),
   );
 
   // ---------------------------------------------------------------- saved reports

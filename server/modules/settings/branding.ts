@@ -3,20 +3,21 @@
  * never by the name or type the browser gave: PNG, JPEG, WebP or GIF, and ICO
  * for the favicon. SVG is refused whatever it is called, since it can carry
  * script. Capped (core BRANDING_LIMITS), counted against the tenant's disk
- * quota as any file (a `files` row, public), written beside and renamed so a
- * failed upload leaves nothing, and served by the projects module
+ * quota as any file (a `files` row, public), written to the configured file
+ * store all or nothing (files/stores.ts), and served by the projects module
  * (`/api/projects/:id/branding/:file`) only while a project names it.
  * Replacing or removing one deletes the old file.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import type { Transaction } from 'kysely';
 import { BRANDING_LIMITS, BRANDING_TYPES, type BrandingKind } from '../../../core/api/applicationSettings.js';
 import type { Db } from '../../db/pool.js';
+import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../acl/policy.js';
 import { insertFile, lockDiskUse, tenantFolder } from '../files/repo.js';
-import { diskPath } from '../files/storage.js';
+import type { FileKey, StoreKind } from '../files/storage.js';
+import { type FileStores, removeStoredBytes, storeNewFile } from '../files/stores.js';
 import { lockProject } from './application.js';
 
 interface ImageType {
@@ -57,43 +58,41 @@ const column = { logo: { url: 'logo', file: 'logo_file_id' }, favicon: { url: 'f
 /** The public address of a project's image (a new file id each upload, so it may be cached for good). */
 export const brandingUrl = (uid: string, fileId: string, ext: string) => `/api/projects/${uid}/branding/${fileId}.${ext}`;
 
+/** The files row of a logo or favicon that is no longer shown, deleted; its bytes' store and key, to remove them after the commit. */
+async function deleteBrandingFile(trx: Transaction<Database>, actor: Actor, folder: string, fileId: string | null): Promise<{ store: StoreKind; key: FileKey } | undefined> {
+  if (!fileId) return undefined;
+  const gone = await trx.deleteFrom('files').where('id', '=', fileId).where('entity_id', '=', actor.entityId).returning(['id', 'extension', 'public', 'store']).executeTakeFirst();
+  return gone && { store: gone.store, key: { id: gone.id, entityId: actor.entityId, folder, public: gone.public, extension: gone.extension } };
+}
+
 /** Stores the image as the project's logo or favicon, replacing (and deleting) the one before. */
-export async function uploadBranding(db: Db, actor: Actor, root: string, uid: string | undefined, kind: BrandingKind, bytes: Buffer): Promise<void> {
+export async function uploadBranding(db: Db, actor: Actor, files: FileStores, uid: string | undefined, kind: BrandingKind, bytes: Buffer): Promise<void> {
   const type = checkBrandingImage(bytes, kind);
   const id = randomUUID();
   const folder = await tenantFolder(db, actor);
-  const target = diskPath(root, folder, true, id, type.ext);
-  await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(`${target}.part`, bytes, { mode: 0o600 });
-  let replaced: { id: string; extension: string } | undefined;
-  try {
-    replaced = await db.transaction().execute(async (trx) => {
-      const project = await lockProject(trx, actor, uid);
-      const { usedBytes, quotaBytes } = await lockDiskUse(trx, actor);
-      if (usedBytes + bytes.length > quotaBytes) throw new AppError('QUOTA_FULL');
-      await insertFile(trx, actor, {
-        id, name: `${kind}.${type.ext}`, extension: type.ext, mime: type.mime, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), public: true,
-      });
-      const old = project[column[kind].file];
-      await trx.updateTable('projects').set({ [column[kind].url]: brandingUrl(project.uid, id, type.ext), [column[kind].file]: id }).where('id', '=', project.id).execute();
-      const gone = old ? await trx.deleteFrom('files').where('id', '=', old).where('entity_id', '=', actor.entityId).returning(['id', 'extension']).executeTakeFirst() : undefined;
-      await rename(`${target}.part`, target);
-      return gone;
+  const key = { id, entityId: actor.entityId, folder, public: true, extension: type.ext };
+  const replaced = await storeNewFile(db, files, key, bytes, async (trx, store) => {
+    const project = await lockProject(trx, actor, uid);
+    const { usedBytes, quotaBytes } = await lockDiskUse(trx, actor);
+    if (usedBytes + bytes.length > quotaBytes) throw new AppError('QUOTA_FULL');
+    await insertFile(trx, actor, {
+      id, name: `${kind}.${type.ext}`, extension: type.ext, mime: type.mime, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), public: true, store,
     });
-  } catch (e) {
-    await Promise.all([rm(`${target}.part`, { force: true }), rm(target, { force: true })]);
-    throw e;
-  }
-  if (replaced) await rm(diskPath(root, folder, true, replaced.id, replaced.extension), { force: true });
+    const old = project[column[kind].file];
+    await trx.updateTable('projects').set({ [column[kind].url]: brandingUrl(project.uid, id, type.ext), [column[kind].file]: id }).where('id', '=', project.id).execute();
+    return deleteBrandingFile(trx, actor, folder, old);
+  });
+  if (replaced) await removeStoredBytes(db, files, replaced.store, replaced.key);
 }
 
 /** The project shows no logo (or favicon) any more; its file is deleted. */
-export async function removeBranding(db: Db, actor: Actor, root: string, uid: string | undefined, kind: BrandingKind): Promise<void> {
+export async function removeBranding(db: Db, actor: Actor, files: FileStores, uid: string | undefined, kind: BrandingKind): Promise<void> {
+  const folder = await tenantFolder(db, actor);
   const gone = await db.transaction().execute(async (trx) => {
     const project = await lockProject(trx, actor, uid);
     const old = project[column[kind].file];
     await trx.updateTable('projects').set({ [column[kind].url]: null, [column[kind].file]: null }).where('id', '=', project.id).execute();
-    return old ? trx.deleteFrom('files').where('id', '=', old).where('entity_id', '=', actor.entityId).returning(['id', 'extension']).executeTakeFirst() : undefined;
+    return deleteBrandingFile(trx, actor, folder, old);
   });
-  if (gone) await rm(diskPath(root, await tenantFolder(db, actor), true, gone.id, gone.extension), { force: true });
+  if (gone) await removeStoredBytes(db, files, gone.store, gone.key);
 }

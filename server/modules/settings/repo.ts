@@ -44,6 +44,7 @@ export async function readHolidays(db: Executor, entityId: number): Promise<Set<
     .selectFrom('master_items as i')
     .innerJoin('masters as m', 'm.id', 'i.master_id')
     .where('m.entity_id', '=', entityId)
+    .where('i.entity_id', '=', entityId)
     .where('m.code', '=', HOLIDAYS_MASTER)
     .where('i.active', '=', true)
     .where('i.code', '~', '^\\d{4}-\\d{2}-\\d{2}$')

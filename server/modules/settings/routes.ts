@@ -7,7 +7,6 @@
  * branding and behaviour (application.ts), its logo and favicon
  * (branding.ts), and the tenant's plan state (usage.ts).
  */
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BRANDING_LIMITS } from '../../../core/api/applicationSettings.js';
@@ -22,7 +21,6 @@ import { planState } from './usage.js';
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   // The logo's cap is the larger; the favicon's is checked after (branding.ts).
   await app.register(multipart, { limits: { fileSize: BRANDING_LIMITS.logo, files: 1, fields: 2, fieldSize: 256 } });
-  const filesRoot = path.join(app.config.data.dir, 'files');
   app.get(
     '/api/settings/calendar',
     {
@@ -106,7 +104,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw e;
       }
       if (part.file.truncated) throw tooLarge();
-      await uploadBranding(app.db, actor, filesRoot, request.query.project, kind, bytes);
+      await uploadBranding(app.db, actor, app.files, request.query.project, kind, bytes);
       return findApplicationSettings(app.db, actor, request.query.project);
     },
   );
@@ -125,7 +123,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      await removeBranding(app.db, actor, filesRoot, request.query.project, request.params.kind);
+      await removeBranding(app.db, actor, app.files, request.query.project, request.params.kind);
       return findApplicationSettings(app.db, actor, request.query.project);
     },
   );

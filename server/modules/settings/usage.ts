@@ -21,7 +21,10 @@ import { planOf } from '../users/repo.js';
 
 export const MEASURE_EVERY_MS = 5 * 60 * 1000;
 
-/** The tables that grow with a tenant's work (every one has `entity_id` first in an index). */
+/**
+ * The tables that grow with a tenant's work (every one has `entity_id` first in an index).
+ * Not `file_blobs`: files count once, by `files.size`, as the files' use, whatever their store.
+ */
 const LARGE_TABLES = ['cases', 'tasks', 'case_events', 'comments', 'case_document_marks', 'notifications', 'mail_outbox', 'files', 'users', 'case_participants'] as const;
 
 /** The tenant's rows' share of the large tables, in bytes. */
@@ -29,11 +32,7 @@ export async function measureDatabaseBytes(db: Db, entityId: number): Promise<nu
   let total = 0;
   for (const table of LARGE_TABLES) {
     const ref = sql.table(table);
-    // case_participants has no entity_id: counted through its case.
-    const tenantRows =
-      table === 'case_participants'
-        ? sql<string>`select count(*) from case_participants p join cases c on c.id = p.case_id where c.entity_id = ${entityId}`
-        : sql<string>`select count(*) from ${ref} where entity_id = ${entityId}`;
+    const tenantRows = sql<string>`select count(*) from ${ref} where entity_id = ${entityId}`;
     const { rows } = await sql<{ n: string; size: string; tuples: number }>`
       select (${tenantRows}) n, pg_total_relation_size(${table}::regclass) size, c.reltuples tuples
       from pg_class c where c.oid = ${table}::regclass`.execute(db);

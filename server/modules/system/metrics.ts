@@ -1,15 +1,16 @@
 /**
  * Metrics in the Prometheus text format (prom-client), for `/api/metrics`
  * when METRICS is on: request latency by route pattern, the database pool,
+ * the report and list reads by database and the replica's fallbacks and lag,
  * the job queues' depth, the realtime sockets, and the process's own
  * (prom-client's default metrics). Each app has its own registry, so apps
  * built side by side (tests) never mix their series.
  */
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolOf } from '../../db/pool.js';
 import { QUEUES } from '../../jobs/boss.js';
-import { countQueuedJobs, type QueueDepth } from './repo.js';
+import { countQueuedJobs, type QueueDepth, replicaLagSeconds } from './repo.js';
 
 /** Queue depth is counted in the database at most this often, however often Prometheus scrapes. */
 const QUEUE_DEPTH_CACHE_MS = 5_000;
@@ -49,6 +50,52 @@ export function registerMetrics(app: FastifyInstance): Metrics {
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
+
+  // Report and list reads (db/read-replica.ts): where each was answered and why, and the replica's failures.
+  const reads = new Counter({
+    name: 'casebook_db_reads_total',
+    help: 'Report and list reads answered, by database (primary or replica) and why there: replica, no_replica, recent_write (read-after-write), replica_down, fallback',
+    labelNames: ['target', 'reason'] as const,
+    registers: [registry],
+  });
+  const fallbacks = new Counter({
+    name: 'casebook_db_replica_fallbacks_total',
+    help: 'Reads that failed on the read replica and were run again on the primary, by cause: unavailable, conflict (with recovery), behind (schema not yet replayed)',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  app.reads.observe((event) => {
+    if (event.kind === 'read') reads.inc({ target: event.target, reason: event.reason });
+    else fallbacks.inc({ cause: event.cause });
+  });
+  const replica = app.reads.replica;
+  if (replica) {
+    const replicaPool = poolOf(replica);
+    new Gauge({
+      name: 'casebook_db_read_pool_clients',
+      help: 'Clients of the read replica\'s pool: total, idle, and waiting',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, replicaPool.totalCount);
+        this.set({ state: 'idle' }, replicaPool.idleCount);
+        this.set({ state: 'waiting' }, replicaPool.waitingCount);
+      },
+    });
+    let lag: { at: number; reading: Promise<number | null> } | undefined;
+    new Gauge({
+      name: 'casebook_db_replica_lag_seconds',
+      help: `How far the read replica's replay is behind the primary, in seconds (0 when it has replayed all it received), read at most every ${QUEUE_DEPTH_CACHE_MS / 1000} s; absent when it cannot be read`,
+      registers: [registry],
+      async collect() {
+        const now = Date.now();
+        if (!lag || now - lag.at > QUEUE_DEPTH_CACHE_MS) lag = { at: now, reading: replicaLagSeconds(replica).catch(() => null) };
+        const seconds = await lag.reading;
+        this.reset();
+        if (seconds !== null) this.set(seconds);
+      },
+    });
+  }
 
   let depth: { at: number; reading: Promise<QueueDepth[] | null> } | undefined;
   const readDepth = () => {

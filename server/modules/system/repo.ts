@@ -29,3 +29,19 @@ export async function countQueuedJobs(db: Db): Promise<QueueDepth[] | null> {
      group by name`.execute(db);
   return rows;
 }
+
+/**
+ * How far a streaming replica's replay is behind, in seconds: 0 when it has
+ * replayed all it received (an idle primary sends nothing, which is not
+ * lag), else the age of the last transaction it replayed. null when the
+ * database is not a standby (no replica set up, or a test's copy).
+ */
+export async function replicaLagSeconds(db: Db): Promise<number | null> {
+  const { rows } = await sql<{ lag: number | null }>`
+    select case
+             when not pg_is_in_recovery() then null
+             when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+             else extract(epoch from now() - pg_last_xact_replay_timestamp())::float8
+           end as lag`.execute(db);
+  return rows[0]?.lag ?? null;
+}

@@ -6,6 +6,7 @@
  *
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read) or commands.ts (to change), and presents the answer. No SQL here.
+ * The two lists read through `app.read` (the read replica when there is one).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../plugins/session.js';
@@ -19,7 +20,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/tasks',
     { config: { access: { target: 'wf_tareas', action: 'show' } }, schema: { tags: ['tasks'], querystring: s.taskFiltersSchema, response: { 200: s.taskListSchema } } },
-    async (request) => listTasks(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => listTasks(db, actorOf(request), request.query)),
   );
 
   app.get(
@@ -28,7 +29,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { target: 'menutareas', action: 'show' } },
       schema: { tags: ['tasks'], summary: 'My pending tasks: mine, and unassigned ones of my teams', querystring: s.pendingQuerySchema, response: { 200: s.pendingListSchema } },
     },
-    async (request) => listPending(app.db, actorOf(request), request.query),
+    async (request) => app.read(request, (db) => listPending(db, actorOf(request), request.query)),
   );
 
   app.get(

@@ -22,7 +22,7 @@ function teams(db: Executor, doer: Doer) {
     .select([
       't.id', 't.name', 't.description', 't.assignment', 't.active',
       sql<number>`(select count(*) from team_members m where m.team_id = t.id and m.active)::int`.as('members'),
-      sql<number>`(select count(*) from tasks k where k.responsible_team_id = t.id and k.state in ('UNASSIGNED', 'PENDING', 'BLOCKED'))::int`.as('open_tasks'),
+      sql<number>`(select count(*) from tasks k where k.entity_id = t.entity_id and k.responsible_team_id = t.id and k.state in ('UNASSIGNED', 'PENDING', 'BLOCKED'))::int`.as('open_tasks'),
     ]);
 }
 type TeamRow = Awaited<ReturnType<ReturnType<typeof teams>['executeTakeFirstOrThrow']>>;

@@ -259,7 +259,7 @@ async function planResponsibles(trx: Trx, reserve: Reserve, doer: Actor, starts:
         'u.id',
         'tm.assignment',
         'tm.last_assigned_user_id as cursor',
-        sql<number>`(select count(*) from (select 1 from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load'),
+        sql<number>`(select count(*) from (select 1 from tasks t where t.entity_id = u.entity_id and t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load'),
       ])
       .orderBy('m.team_id')
       .orderBy('u.id')

@@ -120,6 +120,7 @@ export async function resolveResponsible(trx: Trx, c: CaseRow, t: TaskTemplate):
   if (r.kind === 'task') {
     const earlier = await trx
       .selectFrom('tasks')
+      .where('entity_id', '=', c.entity_id)
       .where('case_id', '=', c.id)
       .where('code', '=', r.task)
       .orderBy('id', 'desc')
@@ -154,7 +155,7 @@ export async function pickTeamMember(trx: Trx, entityId: number, teamId: number)
     .where('u.active', '=', true)
     .where('u.locked', '=', false)
     // Load counted up to a cap: beyond it the difference no longer matters, and the cost stays bounded.
-    .select(['u.id', 'tm.assignment', sql<number>`(select count(*) from (select 1 from tasks t where t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load')])
+    .select(['u.id', 'tm.assignment', sql<number>`(select count(*) from (select 1 from tasks t where t.entity_id = u.entity_id and t.responsible_user_id = u.id and t.state = 'PENDING' limit ${LOAD_CAP}) x)::int`.as('load')])
     .orderBy('u.id')
     .execute();
   if (members.length === 0) return null;
@@ -251,6 +252,7 @@ async function advance(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, def: Pr
       const preds = predecessors(def, next.code);
       const latest = await trx
         .selectFrom('tasks')
+        .where('entity_id', '=', c.entity_id)
         .where('case_id', '=', c.id)
         .where('code', 'in', preds)
         .select(['code', 'state'])
@@ -259,7 +261,7 @@ async function advance(trx: Trx, env: EngineEnv, doer: Doer, c: CaseRow, def: Pr
         .orderBy('id', 'desc')
         .execute();
       const waiting = latest.filter((p) => p.state !== 'ACCEPTED').length;
-      const blocked = await trx.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', next.code).where('state', '=', 'BLOCKED').select('id').forUpdate().executeTakeFirst();
+      const blocked = await trx.selectFrom('tasks').where('entity_id', '=', c.entity_id).where('case_id', '=', c.id).where('code', '=', next.code).where('state', '=', 'BLOCKED').select('id').forUpdate().executeTakeFirst();
       if (blocked) {
         if (waiting === 0) await unblock(trx, env, doer, c, next, blocked.id);
         else await trx.updateTable('tasks').set({ waiting_for: waiting }).where('id', '=', blocked.id).execute();
@@ -292,6 +294,7 @@ export async function closeOpenTasks(trx: Trx, c: CaseRow, doer: Doer | null, ex
   let q = trx
     .updateTable('tasks')
     .set({ state: 'CLOSED', version: sql`version + 1`, updated_at: new Date() })
+    .where('entity_id', '=', c.entity_id)
     .where('case_id', '=', c.id)
     .where('state', 'in', [...OPEN_TASK_STATES]);
   if (except.length) q = q.where('id', 'not in', except);
@@ -383,7 +386,7 @@ export async function rejectTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
       await setCaseState(trx, env, c, 'reject', actor, { reason: input.reason, task: task.code }, { ...c.data, [RETURN_KEY]: NOT_ELIGIBLE });
       return { created: [], notEligible: true };
     }
-    const earlier = await trx.selectFrom('tasks').where('case_id', '=', c.id).where('code', '=', target.to).orderBy('id', 'desc').select('data').executeTakeFirst();
+    const earlier = await trx.selectFrom('tasks').where('entity_id', '=', c.entity_id).where('case_id', '=', c.id).where('code', '=', target.to).orderBy('id', 'desc').select('data').executeTakeFirst();
     await closeOpenTasks(trx, c, actor);
     const created = await createTask(trx, env, actor, c, template(def, target.to), { data: earlier?.data ?? {}, reason: input.reason });
     return { created: [created.id], notEligible: false };
