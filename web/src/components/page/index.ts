@@ -8,3 +8,5 @@ export { FilterBar, FilterMultiSelect, FilterSelect, filterFieldSx } from './Fil
 export { CsvFileStep, importProblem } from './CsvFileStep.js';
 export { type ImportProblem, ImportProblemsTable } from './ImportProblemsTable.js';
 export { InfoDialog } from './InfoDialog.js';
+export { SavedItemsDialog, type SavedItemsTexts } from './SavedItemsDialog.js';
+export { DownloadMenuButton } from './DownloadMenuButton.js';

@@ -9,14 +9,14 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { AGENCY_PLANS, type AgencyPlanName } from '../../../../core/agencies.js';
 import { registrationBody } from '../../../../core/api/agencies.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../../../core/auth.js';
-import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { FormTextField } from '../../components/form/FormTextField.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields.js';
 import type { Language } from '../../i18n/index.js';
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from '../auth/AuthCard.js';
-import { CaptchaField } from '../auth/CaptchaField.js';
+import { CaptchaField, useCaptchaRound } from '../auth/CaptchaField.js';
 import { type RegistrationForm, useRegisterAgency } from './api.js';
 
 const FIELDS = ['docnumber', 'name', 'adminName', 'email', 'password', 'passwordConfirm', 'language', 'captcha'] as const;
@@ -31,7 +31,6 @@ export default function RegisterAgencyPage({ plan = 'standard' }: { plan?: Agenc
   const { t, i18n } = useTranslation();
   const [mailed, setMailed] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [captchaRound, setCaptchaRound] = useState(0);
   const limits = AGENCY_PLANS[plan];
   const { control, handleSubmit, setError, setValue } = useForm<RegistrationForm>({
     resolver: zodResolver(registrationBody),
@@ -40,6 +39,7 @@ export default function RegisterAgencyPage({ plan = 'standard' }: { plan?: Agenc
       language: (i18n.resolvedLanguage === 'es' ? 'es' : 'en') as Language,
     },
   });
+  const captcha = useCaptchaRound(() => setValue('captcha', ''));
   const mutation = useRegisterAgency({
     onSuccess: (answer) => setMailed(answer.message),
     onError: (error) => {
@@ -48,10 +48,7 @@ export default function RegisterAgencyPage({ plan = 'standard' }: { plan?: Agenc
         otherwise: setFormError,
       });
       // A solution is good once: a new widget after any refusal past the form's validation (the captcha was spent).
-      if (error instanceof ApiError && error.code !== 'VALIDATION') {
-        setValue('captcha', '');
-        setCaptchaRound((round) => round + 1);
-      }
+      if (error instanceof ApiError && error.code !== 'VALIDATION') captcha.renew();
     },
   });
   const title = t(plan === 'premium' ? 'agencies.register.premiumTitle' : 'agencies.register.title');
@@ -110,15 +107,7 @@ export default function RegisterAgencyPage({ plan = 'standard' }: { plan?: Agenc
         </Typography>
         <FormTextField control={control} name="adminName" label={t('agencies.register.adminName')} autoComplete="name" required />
         <FormTextField control={control} name="email" label={t('agencies.register.email')} type="email" autoComplete="email" required />
-        <FormPasswordField
-          control={control}
-          name="password"
-          label={t('login.password')}
-          autoComplete="new-password"
-          helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          required
-        />
-        <FormPasswordField control={control} name="passwordConfirm" label={t('signup.passwordConfirm')} autoComplete="new-password" required />
+        <NewPasswordFields control={control} label={t('login.password')} />
         <FormSelectField
           control={control}
           name="language"
@@ -128,7 +117,7 @@ export default function RegisterAgencyPage({ plan = 'standard' }: { plan?: Agenc
             { value: 'es', label: 'Español' },
           ]}
         />
-        <CaptchaField key={captchaRound} control={control} name="captcha" />
+        <CaptchaField key={captcha.round} control={control} name="captcha" />
         <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending}>
           {t('agencies.register.submit')}
         </Button>

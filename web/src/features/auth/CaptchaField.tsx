@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { type Control, type FieldValues, type Path, useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/feedback/toastStore.js';
@@ -10,6 +10,20 @@ import { loadAltcha } from './altcha.js';
 interface CaptchaFieldProps<T extends FieldValues> {
   control: Control<T>;
   name: Path<T>;
+}
+
+/**
+ * A solution is good once: after the server refused or spent it, `renew`
+ * empties the form's value (`clear`) and a new widget, keyed by `round`,
+ * fetches a new challenge.
+ */
+export function useCaptchaRound(clear: () => void) {
+  const [round, setRound] = useState(0);
+  const renew = () => {
+    clear();
+    setRound((current) => current + 1);
+  };
+  return { round, renew };
 }
 
 interface StateChange {

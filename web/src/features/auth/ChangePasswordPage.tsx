@@ -7,8 +7,8 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN, passwordResetSchema } from '../../../../core/auth.js';
-import { FormPasswordField } from '../../components/form/FormTextField.js';
+import { passwordResetSchema } from '../../../../core/auth.js';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields.js';
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
@@ -77,22 +77,7 @@ export default function ChangePasswordPage() {
         </Alert>
       )}
       <form noValidate onSubmit={submit}>
-        <FormPasswordField
-          control={control}
-          name="password"
-          label={t('passwordReset.password')}
-          autoComplete="new-password"
-          helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          required
-          autoFocus
-        />
-        <FormPasswordField
-          control={control}
-          name="passwordConfirm"
-          label={t('signup.passwordConfirm')}
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields control={control} label={t('passwordReset.password')} autoFocus />
         <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending} sx={{ mt: 2 }}>
           {t('passwordReset.submit')}
         </Button>

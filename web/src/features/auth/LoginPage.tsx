@@ -3,36 +3,39 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, Link as RouterLink, useSearchParams } from 'react-router';
-import type { z } from 'zod';
-import type { loginSchema } from '../../../../core/auth.js';
 import { currentProjectId } from '../../app/project/projectSettings.js';
 import type { LoginLocationState } from '../../app/session/RequireSession.js';
 import { nextQuery, type Session, safeNextPath, signedIn } from '../../app/session/session.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
 import { lazyResolver, preload, showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
-import { useSignInByEmail } from './api.js';
-
-type EmailValues = z.input<typeof loginSchema>;
+import { type SignInBy, type SignInValues, useSignIn } from './api.js';
 
 // zod and the shared schemas load while the user types, not with the first page.
-export const loadAuthSchemas = () => Promise.all([import('@hookform/resolvers/zod'), import('../../../../core/auth.js')]);
-const emailResolver = lazyResolver<EmailValues, EmailValues>(async () => {
-  const [{ zodResolver }, { loginSchema }] = await loadAuthSchemas();
-  return zodResolver(loginSchema);
-});
+const loadAuthSchemas = () => Promise.all([import('@hookform/resolvers/zod'), import('../../../../core/auth.js')]);
+// The form holds one of the two account fields; each schema reads its own (hence the casts).
+const RESOLVERS: Record<SignInBy, Resolver<SignInValues, unknown, SignInValues>> = {
+  email: lazyResolver(async () => {
+    const [{ zodResolver }, { loginSchema }] = await loadAuthSchemas();
+    return zodResolver(loginSchema) as unknown as Resolver<SignInValues, unknown, SignInValues>;
+  }),
+  docnumber: lazyResolver(async () => {
+    const [{ zodResolver }, { documentLoginSchema }] = await loadAuthSchemas();
+    return zodResolver(documentLoginSchema) as unknown as Resolver<SignInValues, unknown, SignInValues>;
+  }),
+};
 
 /** The project this sign-in is for: the one in the path (/login/{id}) or the browser's. */
-export function useSignInProject(): string {
+function useSignInProject(): string {
   const { id } = useParams();
   return id ?? currentProjectId();
 }
 
 /** After sign-in: keep the session, then go where the user was heading. */
-export function useSignedIn() {
+function useSignedIn() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -45,41 +48,43 @@ export function useSignedIn() {
 /** /login and /login/{id}: sign in by email and password. */
 export function LoginPage() {
   const { t } = useTranslation();
+  return <SignInForm by="email" title={t('login.title')} other={{ to: '/login2', label: t('login.withDocument') }} />;
+}
+
+interface SignInFormProps {
+  by: SignInBy;
+  title: string;
+  other: SignInFrameProps['other'];
+}
+
+/** The sign-in form: the account's email or document number, and the password. */
+export function SignInForm({ by, title, other }: SignInFormProps) {
+  const { t } = useTranslation();
   const project = useSignInProject();
   const onSignedIn = useSignedIn();
   const [formError, setFormError] = useState<string | null>(null);
-  const { control, handleSubmit, setError } = useForm<EmailValues>({
-    resolver: emailResolver,
-    defaultValues: { email: '', password: '' },
+  const { control, handleSubmit, setError } = useForm<SignInValues>({
+    resolver: RESOLVERS[by],
+    defaultValues: { [by]: '', password: '' },
   });
   useEffect(() => preload(loadAuthSchemas), []);
-  const mutation = useSignInByEmail(project, {
+  const mutation = useSignIn(by, project, {
     onSuccess: onSignedIn,
-    onError: (error) => showServerError(error, setError, ['email', 'password'], { otherwise: setFormError }),
+    onError: (error) => showServerError(error, setError, [by, 'password'], { otherwise: setFormError }),
   });
   const submit = handleSubmit((values) => {
     setFormError(null);
     mutation.mutate(values);
   });
   return (
-    <SignInFrame title={t('login.title')} error={formError} other={{ to: '/login2', label: t('login.withDocument') }}>
+    <SignInFrame title={title} error={formError} other={other}>
       <form noValidate onSubmit={submit}>
-        <FormTextField
-          control={control}
-          name="email"
-          label={t('login.email')}
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-        />
-        <FormPasswordField
-          control={control}
-          name="password"
-          label={t('login.password')}
-          autoComplete="current-password"
-          required
-        />
+        {by === 'email' ? (
+          <FormTextField control={control} name="email" label={t('login.email')} type="email" autoComplete="username" required autoFocus />
+        ) : (
+          <FormTextField control={control} name="docnumber" label={t('login.docnumber')} autoComplete="username" inputMode="numeric" required autoFocus />
+        )}
+        <FormPasswordField control={control} name="password" label={t('login.password')} autoComplete="current-password" required />
         <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending} sx={{ mt: 2 }}>
           {t('login.submit')}
         </Button>
@@ -97,7 +102,7 @@ interface SignInFrameProps {
 }
 
 /** The card, why the user is here (signed out for inactivity, session ended), the error, and the links. */
-export function SignInFrame({ title, error, other, children }: SignInFrameProps) {
+function SignInFrame({ title, error, other, children }: SignInFrameProps) {
   const { t } = useTranslation();
   const { id } = useParams();
   const [params] = useSearchParams();

@@ -7,15 +7,16 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN, signupSchema } from '../../../../core/auth.js';
+import { signupSchema } from '../../../../core/auth.js';
 import { useCurrentProjectId } from '../../app/project/projectSettings.js';
 import { nextQuery } from '../../app/session/session.js';
-import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { FormTextField } from '../../components/form/FormTextField.js';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields.js';
 import { ApiError } from '../../lib/api.js';
 import { showServerError } from '../../lib/forms.js';
 import { AuthCard } from './AuthCard.js';
 import { useSignUp } from './api.js';
-import { CaptchaField } from './CaptchaField.js';
+import { CaptchaField, useCaptchaRound } from './CaptchaField.js';
 
 type SignUpValues = z.input<typeof signupSchema>;
 const FIELDS = ['name', 'email', 'docnumber', 'password', 'passwordConfirm', 'captcha'] as const;
@@ -36,12 +37,11 @@ export default function SignUpPage() {
   const signInPath = `/login${id ? `/${encodeURIComponent(id)}` : ''}${nextQuery(params.get('next'))}`;
   const [created, setCreated] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  // A new widget (and challenge) after the server refused the captcha: a solution is good once.
-  const [captchaRound, setCaptchaRound] = useState(0);
   const { control, handleSubmit, setError, setValue } = useForm<SignUpValues>({
     resolver: zodResolver(signupSchema),
     defaultValues: { name: '', email: '', docnumber: '', password: '', passwordConfirm: '', captcha: '' },
   });
+  const captcha = useCaptchaRound(() => setValue('captcha', ''));
   const mutation = useSignUp(project, {
     onSuccess: (answer) => setCreated(answer.message),
     onError: (error) => {
@@ -49,10 +49,8 @@ export default function SignUpPage() {
         byCode: { CAPTCHA_REQUIRED: 'captcha' },
         otherwise: setFormError,
       });
-      if (error instanceof ApiError && error.code === 'CAPTCHA_REQUIRED') {
-        setValue('captcha', '');
-        setCaptchaRound((round) => round + 1);
-      }
+      // The server refused the captcha: a new one.
+      if (error instanceof ApiError && error.code === 'CAPTCHA_REQUIRED') captcha.renew();
     },
   });
 
@@ -97,22 +95,8 @@ export default function SignUpPage() {
           helperText={t('signup.optional')}
           inputMode="numeric"
         />
-        <FormPasswordField
-          control={control}
-          name="password"
-          label={t('login.password')}
-          autoComplete="new-password"
-          helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          required
-        />
-        <FormPasswordField
-          control={control}
-          name="passwordConfirm"
-          label={t('signup.passwordConfirm')}
-          autoComplete="new-password"
-          required
-        />
-        <CaptchaField key={captchaRound} control={control} name="captcha" />
+        <NewPasswordFields control={control} label={t('login.password')} />
+        <CaptchaField key={captcha.round} control={control} name="captcha" />
         <Button type="submit" variant="contained" fullWidth size="large" loading={mutation.isPending}>
           {t('signup.submit')}
         </Button>

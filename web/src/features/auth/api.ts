@@ -17,15 +17,12 @@ export type MessageAnswer = Wire<z.infer<typeof messageSchema>>;
 /** The project to name in a public call; the server's default needs no name. */
 export const projectField = (projectId: string) => (projectId === 'default' ? {} : { project: projectId });
 
-export interface EmailSignIn {
-  email: string;
-  password: string;
-}
+/** The field that names the account at sign-in: an email address (/login) or a document number (/login2). */
+export type SignInBy = 'email' | 'docnumber';
 
-export interface DocumentSignIn {
-  docnumber: string;
-  password: string;
-}
+export type SignInValues<By extends SignInBy = SignInBy> = Record<By, string> & { password: string };
+
+const SIGN_IN_PATHS: Record<SignInBy, string> = { email: '/api/auth/login', docnumber: '/api/auth/login-document' };
 
 export interface SignUpBody {
   name: string;
@@ -42,23 +39,10 @@ export interface PasswordResetBody {
   passwordConfirm: string;
 }
 
-export function useSignInByEmail(project: string, callbacks: MutationCallbacks<Session, EmailSignIn> = {}) {
+export function useSignIn<By extends SignInBy>(by: By, project: string, callbacks: MutationCallbacks<Session, SignInValues<By>> = {}) {
   return useMutation({
-    mutationFn: (values: EmailSignIn) =>
-      apiFetch<Session>('/api/auth/login', { method: 'POST', json: { email: values.email, password: values.password, ...projectField(project) } }),
-    meta: { silentError: true },
-    onSuccess: callbacks.onSuccess,
-    onError: callbacks.onError,
-  });
-}
-
-export function useSignInByDocument(project: string, callbacks: MutationCallbacks<Session, DocumentSignIn> = {}) {
-  return useMutation({
-    mutationFn: (values: DocumentSignIn) =>
-      apiFetch<Session>('/api/auth/login-document', {
-        method: 'POST',
-        json: { docnumber: values.docnumber, password: values.password, ...projectField(project) },
-      }),
+    mutationFn: (values: SignInValues<By>) =>
+      apiFetch<Session>(SIGN_IN_PATHS[by], { method: 'POST', json: { [by]: values[by], password: values.password, ...projectField(project) } }),
     meta: { silentError: true },
     onSuccess: callbacks.onSuccess,
     onError: callbacks.onError,

@@ -1,10 +1,11 @@
 import Box from '@mui/material/Box';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
+import type { Location } from 'react-router';
 import { useCan } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { useLeaveGuard } from '../../components/feedback/useLeaveGuard.js';
 import { ApiError, errorMessage } from '../../lib/api.js';
 import { type TapeColumn, type TapeConfig, useResetTapeConfig, useSaveTapeConfig } from './api.js';
 import { ColumnsEditor } from './ColumnsEditor.js';
@@ -12,6 +13,7 @@ import { type ColumnProblem, draftProblems, sameColumns, serverProblems, trimmed
 import { TapeFile } from './TapeFile.js';
 
 const TARGET = 'reporte_data_tape';
+const protocolOf = (location: Location) => new URLSearchParams(location.search).get('protocol');
 
 /**
  * One protocol's tape: the file to make (export) above, its columns below.
@@ -85,28 +87,11 @@ export function ProtocolTape({ config }: { config: TapeConfig }) {
   };
 
   // Leaving with unsaved columns asks first: another page, another protocol, closing or reloading the tab.
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty && !save.isPending;
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirtyRef.current &&
-      (currentLocation.pathname !== nextLocation.pathname || new URLSearchParams(currentLocation.search).get('protocol') !== new URLSearchParams(nextLocation.search).get('protocol')),
+  useLeaveGuard(
+    dirty && !save.isPending,
+    { title: t('dataTape.columns.leaveTitle'), message: t('dataTape.columns.leaveMessage'), confirmText: t('dataTape.columns.leave') },
+    { leaves: (from, to) => from.pathname !== to.pathname || protocolOf(from) !== protocolOf(to) },
   );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void dialogs
-      .confirm({ title: t('dataTape.columns.leaveTitle'), message: t('dataTape.columns.leaveMessage'), confirmText: t('dataTape.columns.leave') })
-      .then((leave) => (leave ? blocker.proceed() : blocker.reset()));
-  }, [blocker, dialogs, t]);
-  useEffect(() => {
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!dirtyRef.current) return;
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, []);
 
   return (
     <Box sx={{ display: 'grid', gap: 2, minWidth: 0 }}>

@@ -1,29 +1,23 @@
 import Add from '@mui/icons-material/Add';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import EditOutlined from '@mui/icons-material/EditOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PRINT_KINDS, type PrintKind } from '../../../../core/api/printing.js';
 import { formatDateTime } from '../../../../core/dates.js';
 import { useCan, useSession } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
-import { FilterBar, FilterSelect, FormDialog } from '../../components/page/index.js';
+import { FormDialog } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
 import { StateChip } from '../../components/StateChip.js';
-import { type Column, DataTable } from '../../components/table/DataTable.js';
-import { ListError } from '../../components/table/ListError.js';
-import { tablePaging, useListParams } from '../../components/table/listParams.js';
-import { SearchField } from '../../components/table/SearchField.js';
+import { EditDeleteActions, NameCell } from '../../components/table/cells.js';
+import type { Column } from '../../components/table/DataTable.js';
+import { FilteredTable } from '../../components/table/FilteredTable.js';
+import { useListParams } from '../../components/table/listParams.js';
 import { protocolName, useProtocolOptions } from '../protocols/api.js';
 import { type PrintTemplateItem, useCreatePrintTemplate, useDeletePrintTemplate, usePrintTemplateList } from './api.js';
 
@@ -52,38 +46,12 @@ export default function PrintTemplatesPage() {
       id: 'name',
       label: t('templates.name'),
       sortKey: 'name',
-      render: (tpl) => (
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-          <Typography variant="body2" sx={{ fontWeight: 500 }}>
-            {nameOf(tpl)}
-          </Typography>
-          {tpl.builtin && <StateChip tone="neutral" label={t('printing.builtin')} />}
-        </Box>
-      ),
+      render: (tpl) => <NameCell name={nameOf(tpl)}>{tpl.builtin && <StateChip tone="neutral" label={t('printing.builtin')} />}</NameCell>,
     },
     { id: 'kind', label: t('printing.kind'), sortKey: 'kind', render: (tpl) => t(`printing.kinds.${tpl.kind}`) },
     { id: 'protocol', label: t('printing.protocol'), render: (tpl) => tpl.protocolName ?? t('printing.allProtocols') },
     { id: 'updated', label: t('printing.updated'), sortKey: 'updated_at', render: (tpl) => formatDateTime(tpl.updatedAt, session.user.timeZone) },
   ];
-
-  const actions = (tpl: PrintTemplateItem) => (
-    <>
-      {tpl.actions.includes('edit') && (
-        <Tooltip title={t('common.edit')} describeChild>
-          <IconButton component={RouterLink} to={`/configuracion/plantillas/${tpl.id}`} aria-label={`${t('common.edit')}: ${nameOf(tpl)}`} size="small">
-            <EditOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      )}
-      {tpl.actions.includes('delete') && (
-        <Tooltip title={t('common.delete')} describeChild>
-          <IconButton aria-label={`${t('common.delete')}: ${nameOf(tpl)}`} onClick={() => void confirmDelete(tpl)} size="small">
-            <DeleteOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      )}
-    </>
-  );
 
   const protocolOptions = (protocols.data?.items ?? []).map((p) => ({ value: String(p.id), label: protocolName(p, i18n.language) }));
   return (
@@ -95,32 +63,17 @@ export default function PrintTemplatesPage() {
           </Button>
         )}
       </PageHeader>
-      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 } }}>
-        <FilterBar search={<SearchField onSearch={list.setSearch} label={t('printing.search')} />} narrowing={protocolId ? 1 : 0} clearable={!!protocolId} onClear={() => setProtocolId('')}>
-          <FilterSelect
-            label={t('printing.protocol')}
-            value={protocolId}
-            allLabel={t('printing.allProtocols')}
-            options={protocolOptions}
-            onChange={(value) => {
-              setProtocolId(value);
-              list.setPage(0);
-            }}
-          />
-        </FilterBar>
-        <DataTable
-          label={t('printing.title')}
-          columns={columns}
-          rows={query.data?.items}
-          total={query.data?.total ?? 0}
-          getRowId={(tpl) => tpl.id}
-          {...tablePaging(list)}
-          loading={query.isFetching}
-          emptyText={list.params.search || protocolId ? t('dataTable.noMatches') : t('printing.empty')}
-          actions={actions}
-        />
-        <ListError error={query.error} />
-      </Paper>
+      <FilteredTable
+        label={t('printing.title')}
+        searchLabel={t('printing.search')}
+        list={list}
+        filter={{ label: t('printing.protocol'), allLabel: t('printing.allProtocols'), value: protocolId, options: protocolOptions, onChange: setProtocolId }}
+        query={query}
+        columns={columns}
+        getRowId={(tpl) => tpl.id}
+        actions={(tpl) => <EditDeleteActions actions={tpl.actions} name={nameOf(tpl)} editTo={`/configuracion/plantillas/${tpl.id}`} onDelete={() => void confirmDelete(tpl)} />}
+        emptyText={t('printing.empty')}
+      />
       {creating && <CreateDialog protocols={protocolOptions} onClose={() => setCreating(false)} />}
     </>
   );

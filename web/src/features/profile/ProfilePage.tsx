@@ -4,10 +4,11 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, PASSWORD_MIN, passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
+import { passwordChangeSchema, profileSchema } from '../../../../core/auth.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormPasswordField, FormTextField } from '../../components/form/FormTextField.js';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
 import { QueryState, Section } from '../../components/page/index.js';
 import { PageHeader } from '../../components/PageHeader.js';
@@ -99,21 +100,7 @@ function PasswordForm() {
         autoComplete="current-password"
         required
       />
-      <FormPasswordField
-        control={control}
-        name="password"
-        label={t('passwordReset.password')}
-        autoComplete="new-password"
-        helperText={t('signup.passwordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-        required
-      />
-      <FormPasswordField
-        control={control}
-        name="passwordConfirm"
-        label={t('signup.passwordConfirm')}
-        autoComplete="new-password"
-        required
-      />
+      <NewPasswordFields control={control} label={t('passwordReset.password')} />
       <Button type="submit" variant="contained" loading={change.isPending} sx={{ mt: 2 }}>
         {t('profile.changePassword')}
       </Button>

@@ -7,14 +7,15 @@ import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { type ChangeEvent, type ReactNode, useEffect, useRef } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import { type Control, type Path, useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useBlocker, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { applicationSettingsBody, AUTOSAVE_BOUNDS, IDLE_BOUNDS } from '../../../../core/api/applicationSettings.js';
 import { useCan } from '../../app/session/session.js';
 import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
+import { useLeaveGuard } from '../../components/feedback/useLeaveGuard.js';
 import { FormSelectField } from '../../components/form/FormSelectField.js';
 import { FormTextField } from '../../components/form/FormTextField.js';
 import { TimeZoneField } from '../../components/form/TimeZoneField.js';
@@ -130,29 +131,11 @@ function SettingsForm({ settings, project }: { settings: ApplicationSettings; pr
   const autosave = useWatch({ control, name: 'autosaveSeconds' });
   const dirty = mayChange && formState.isDirty;
 
-  // Leaving with unsaved changes asks first: links inside the app, and closing or reloading the page.
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void dialogs
-      .confirm({ title: t('appSettings.leave.title'), message: t('appSettings.leave.message'), confirmText: t('appSettings.leave.confirm') })
-      .then((leave) => (leave ? blocker.proceed() : blocker.reset()));
-  }, [blocker, dialogs, t]);
-  useEffect(() => {
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!dirtyRef.current) return;
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, []);
+  const release = useLeaveGuard(dirty, { title: t('appSettings.leave.title'), message: t('appSettings.leave.message'), confirmText: t('appSettings.leave.confirm') });
 
   const save = useSaveApplicationSettings(project, {
     onSuccess: (saved) => {
-      dirtyRef.current = false;
+      release();
       reset(toForm(saved));
       showToast(t('appSettings.saved'), 'success');
     },

@@ -1,18 +1,13 @@
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../components/feedback/toastStore.js';
-import { InfoDialog } from '../../../components/page/index.js';
+import { DownloadMenuButton, InfoDialog } from '../../../components/page/index.js';
 import { errorMessage } from '../../../lib/api.js';
 import { type CaseQuery, type ExportFormat, useCaseExportJob, useDownloadCaseExport, useStartCaseExport } from '../api.js';
-
 
 /**
  * "Export" of the current result, as CSV or Excel: the server builds the file
@@ -20,31 +15,17 @@ import { type CaseQuery, type ExportFormat, useCaseExportJob, useDownloadCaseExp
  */
 export function ExportButton({ query }: { query: CaseQuery }) {
   const { t } = useTranslation();
-  const menuId = useId();
-  const buttonId = useId();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [format, setFormat] = useState<ExportFormat | null>(null);
-  const choose = (chosen: ExportFormat) => {
-    setAnchor(null);
-    setFormat(chosen);
-  };
   return (
     <>
-      <Button
-        id={buttonId}
-        variant="outlined"
-        startIcon={<FileDownloadOutlined />}
-        aria-haspopup="menu"
-        aria-expanded={anchor ? true : undefined}
-        aria-controls={anchor ? menuId : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        {t('caseList.export.button')}
-      </Button>
-      <Menu id={menuId} anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} slotProps={{ list: { 'aria-labelledby': buttonId } }}>
-        <MenuItem onClick={() => choose('csv')}>{t('caseList.export.csv')}</MenuItem>
-        <MenuItem onClick={() => choose('xlsx')}>{t('caseList.export.xlsx')}</MenuItem>
-      </Menu>
+      <DownloadMenuButton
+        label={t('caseList.export.button')}
+        formats={[
+          { value: 'csv', label: t('caseList.export.csv') },
+          { value: 'xlsx', label: t('caseList.export.xlsx') },
+        ]}
+        onChoose={setFormat}
+      />
       {format && <ExportDialog format={format} query={query} onClose={() => setFormat(null)} />}
     </>
   );

@@ -11,12 +11,12 @@ import Tabs from '@mui/material/Tabs';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useBlocker, useLocation, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useSession } from '../../../app/session/session.js';
-import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
+import { useLeaveGuard } from '../../../components/feedback/useLeaveGuard.js';
 import { PageHeader } from '../../../components/PageHeader.js';
 import { ApiError, errorMessage } from '../../../lib/api.js';
 import { type FormView, useFormQuery, useSaveForm } from '../api.js';
@@ -55,7 +55,6 @@ function Builder({ saved }: { saved: FormView | null }) {
   const { t } = useTranslation();
   const text = useFieldText();
   const navigate = useNavigate();
-  const dialogs = useDialogs();
   const session = useSession();
   const tabsId = useId();
   const theme = useTheme();
@@ -88,32 +87,14 @@ function Builder({ saved }: { saved: FormView | null }) {
     setServerProblems(null);
   };
 
-  // Leaving with unsaved changes asks first: links inside the app, and closing or reloading the page.
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void dialogs
-      .confirm({ title: t('forms.builder.leaveTitle'), message: t('forms.builder.leaveMessage'), confirmText: t('forms.builder.leave') })
-      .then((leave) => (leave ? blocker.proceed() : blocker.reset()));
-  }, [blocker, dialogs, t]);
-  useEffect(() => {
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!dirtyRef.current) return;
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, []);
+  const release = useLeaveGuard(dirty, { title: t('forms.builder.leaveTitle'), message: t('forms.builder.leaveMessage'), confirmText: t('forms.builder.leave') });
 
   const save = useSaveForm(saved, {
     onSuccess: (form, body) => {
       setServerProblems(null);
       setShowSummary(false);
       setBaseline(JSON.stringify([body.code, body.definition]));
-      dirtyRef.current = false;
+      release();
       showToast(saved && form.version !== saved.version ? t('forms.builder.savedVersion', { version: form.version }) : t('common.saved'), 'success');
     },
     onRefreshed: (form) => {

@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { ProtocolDefinition } from '../../../../../core/workflow/protocol.js';
 import { useDialogs } from '../../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../../components/feedback/toastStore.js';
+import { useLeaveGuard } from '../../../components/feedback/useLeaveGuard.js';
 import { ApiError, type ApiErrorDetail, errorMessage } from '../../../lib/api.js';
 import { useProtocolDetail, usePublishProtocolDraft, useSaveProtocol } from '../api.js';
 import { checkDraft } from './draft.js';
@@ -25,10 +26,11 @@ export function useProtocolDraft(id: string | undefined) {
 
   const [draft, setDraft] = useState<Draft | null>(isNew ? newDraft() : null);
   const [dirty, setDirtyState] = useState(false);
-  // The navigation blocker reads this: a save followed at once by a navigation must not be held back.
-  const dirtyRef = useRef(false);
+  // Leaving with unsaved changes asks first (links inside the app only).
+  const release = useLeaveGuard(dirty, { title: t('protocols.editor.leaveTitle'), message: t('protocols.editor.leaveMessage'), confirmText: t('protocols.editor.leave') }, { onUnload: false });
+  // A save followed at once by a navigation must not be held back.
   const setDirty = (value: boolean) => {
-    dirtyRef.current = value;
+    if (!value) release();
     setDirtyState(value);
   };
   const [serverProblems, setServerProblems] = useState<readonly ApiErrorDetail[] | null>(null);
@@ -51,14 +53,6 @@ export function useProtocolDraft(id: string | undefined) {
     const references = serverProblems.filter((p) => /\.(formId|responsible)$/.test(p.path) && /^tasks\./.test(p.path));
     return sortProblems(live ? [...settings, ...live, ...references] : serverProblems, codes);
   }, [serverProblems, draft, dirty, t]);
-
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirtyRef.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void dialogs
-      .confirm({ title: t('protocols.editor.leaveTitle'), message: t('protocols.editor.leaveMessage'), confirmText: t('protocols.editor.leave') })
-      .then((leave) => (leave ? blocker.proceed() : blocker.reset()));
-  }, [blocker, dialogs, t]);
 
   const update = (patch: Partial<Draft>) => {
     setDraft((current) => (current ? { ...current, ...patch } : current));
