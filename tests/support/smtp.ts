@@ -29,6 +29,8 @@ export async function startSmtp(port = 0): Promise<{ url: string; mails: Receive
         .catch(callback);
     },
   });
+  // A sender killed mid-message (kill -9 of an instance) resets its connection: without a listener that 'error' would stop this process.
+  server.on('error', () => {});
   const bound = await new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)));
   return {
     url: `smtp://127.0.0.1:${bound}`,

@@ -51,7 +51,19 @@ export function attachRealtime(app: FastifyInstance): Realtime {
   // Its own small pool: the adapter and the change listener each hold a LISTEN connection.
   const pool = new pg.Pool({ ...dbPool.options, max: 4 });
   pool.on('error', (err) => log.warn({ err }, 'realtime: idle database connection lost'));
-  pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'realtime: database connection lost')));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.warn({ err }, 'realtime: database connection lost'));
+    // @socket.io/postgres-adapter 0.5 opens a new LISTEN client when its connection ends (a database restart) but never
+    // releases the dead one, which would keep its place in this pool of 4 for good: after a few restarts the change
+    // listener could not get a connection. Released here (a client already released throws, and is left alone).
+    client.on('end', () => {
+      try {
+        (client as pg.PoolClient).release(true);
+      } catch {
+        // already back in the pool or removed
+      }
+    });
+  });
 
   const publicOrigin = new URL(app.config.http.publicUrl).origin;
   const io = new Server(app.server, {
