@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { sendError } from '../../plugins/errors.js';
 import { APP_VERSION } from '../../version.js';
-import { pingDatabase } from './repo.js';
+import { databasePinger } from './repo.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -27,6 +27,9 @@ function mayScrape(request: FastifyRequest, token: string | undefined): AppError
 }
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const database = databasePinger(app.db);
+  app.addHook('onClose', () => database.close());
+
   app.get(
     '/api/health',
     {
@@ -39,7 +42,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => {
       try {
-        await pingDatabase(app.db);
+        await database.ping();
       } catch {
         throw new AppError('DB_UNAVAILABLE');
       }
@@ -61,7 +64,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       // Answered, not thrown: a balancer asking every few seconds is no error to log.
       if (app.draining) return sendError(request, reply, new AppError('SHUTTING_DOWN'));
       try {
-        await pingDatabase(app.db);
+        await database.ping();
       } catch {
         return sendError(request, reply, new AppError('DB_UNAVAILABLE'));
       }

@@ -79,6 +79,33 @@ describe('GET /api/ready', () => {
   });
 });
 
+describe('readiness under load', () => {
+  it('answers on a connection of its own, at once, while every connection of the app pool is taken', async () => {
+    const database = await createTestDatabase();
+    const handle = openDb(database.url, { max: 2, onError: () => {} });
+    const app = await buildApp({ config: t.app.config, db: handle.db });
+    await app.ready();
+    let held = [await handle.pool.connect(), await handle.pool.connect()];
+    try {
+      // A request for the app's pool now waits (up to its 5 s connect timeout): the balancer's check must not.
+      const queued = handle.pool.query('select 1').catch((e: Error) => e);
+      const started = Date.now();
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(handle.pool.waitingCount).toBe(1);
+      for (const c of held) c.release();
+      held = [];
+      expect(await queued).toMatchObject({ rows: [{ '?column?': 1 }] });
+    } finally {
+      for (const c of held) c.release();
+      await app.close();
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
 describe('GET /api/version', () => {
   it('returns the package version, also in the header', async () => {
     const res = await t.request({ method: 'GET', url: '/api/version' });
