@@ -8,12 +8,8 @@
  * is the server's own, so stop the server first.
  */
 import { ConfigError, loadConfig } from '../../config.js';
-import { dataLocation } from '../../db/data-dir.js';
-import { ensureDatabase } from '../../db/database.js';
-import { EmbeddedPostgres } from '../../db/embedded.js';
-import { DataDirLock } from '../../db/lock.js';
+import { withCliDatabase } from '../../db/cli-database.js';
 import { migrate } from '../../db/migrate.js';
-import { openDb } from '../../db/pool.js';
 import { StartupError } from '../../startup-error.js';
 import { moveFiles } from './move.js';
 import { STORE_KINDS, type StoreKind } from './storage.js';
@@ -30,44 +26,33 @@ function targetOf(args: string[]): StoreKind {
 
 async function main(): Promise<number> {
   const to = targetOf(process.argv.slice(2));
-  let config = loadConfig();
+  const config = loadConfig();
   if (to === 's3' && !config.files.s3) throw new ConfigError('FILES_URL', 'must name the S3 bucket (s3://ACCESS_KEY:SECRET@host/bucket) to move files to s3');
-  let pg: EmbeddedPostgres | undefined;
-  let lock: DataDirLock | undefined;
-  let url = config.database.url;
-  try {
-    if (!url) {
-      const { dir } = dataLocation(config.data);
-      config = { ...config, data: { ...config.data, dir } };
-      lock = DataDirLock.acquire(dir);
-      pg = await EmbeddedPostgres.start({ dataDir: dir, log: () => {} });
-      url = await ensureDatabase(pg.url, 'casebook');
-    }
-    const handle = openDb(url, { max: 3 });
-    const files = fileStores(config);
-    try {
-      // Refuses a database of a newer version; brings an older one up to the `store` column.
-      await migrate(handle.db);
-      const report = await moveFiles(handle.db, files, to, (line) => console.log(line));
-      console.log(
-        `moved ${report.moved} of ${report.total} file(s) to ${to}; ${report.failed.length} not moved; ${report.alreadyThere} were there already` +
-          (report.leftBehind.length ? `; ${report.leftBehind.length} old copies could not be removed` : ''),
-      );
-      for (const f of report.leftBehind) console.log(`  old copy left in ${f.store}: ${f.id} (${f.reason})`);
-      if (report.failed.length) {
-        console.error('Not moved (still read from where they are):');
-        for (const f of report.failed) console.error(`  ${f.id} ${f.name} in ${f.store}: ${f.reason}`);
-        return 1;
+  return withCliDatabase(
+    config,
+    async ({ handle, config }) => {
+      const files = fileStores(config);
+      try {
+        // Refuses a database of a newer version; brings an older one up to the `store` column.
+        await migrate(handle.db);
+        const report = await moveFiles(handle.db, files, to, (line) => console.log(line));
+        console.log(
+          `moved ${report.moved} of ${report.total} file(s) to ${to}; ${report.failed.length} not moved; ${report.alreadyThere} were there already` +
+            (report.leftBehind.length ? `; ${report.leftBehind.length} old copies could not be removed` : ''),
+        );
+        for (const f of report.leftBehind) console.log(`  old copy left in ${f.store}: ${f.id} (${f.reason})`);
+        if (report.failed.length) {
+          console.error('Not moved (still read from where they are):');
+          for (const f of report.failed) console.error(`  ${f.id} ${f.name} in ${f.store}: ${f.reason}`);
+          return 1;
+        }
+        return 0;
+      } finally {
+        files.close();
       }
-      return 0;
-    } finally {
-      files.close();
-      await handle.close();
-    }
-  } finally {
-    await pg?.stop();
-    lock?.release();
-  }
+    },
+    { max: 3 },
+  );
 }
 
 main().then(

@@ -144,9 +144,12 @@ export async function findLinkedFile(db: Db, fileId: string) {
     .selectFrom('files as f')
     .innerJoin('entities as e', 'e.id', 'f.entity_id')
     .where('f.id', '=', fileId)
-    .select(['f.name', 'f.extension', 'f.mime', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
+    .select(['f.id', 'f.entity_id', 'f.store', 'f.name', 'f.extension', 'f.mime', 'f.public', 'f.size', 'e.name as entity_name', 'e.docnumber'])
     .executeTakeFirst();
-  return file && { name: file.name, extension: file.extension, mime: file.mime, public: file.public, size: file.size, folder: entityFolder({ name: file.entity_name, docnumber: file.docnumber }) };
+  if (!file) return undefined;
+  const folder = entityFolder({ name: file.entity_name, docnumber: file.docnumber });
+  const location: FileLocation = { store: file.store, key: { id: file.id, entityId: file.entity_id, folder, public: file.public, extension: file.extension } };
+  return { name: file.name, extension: file.extension, mime: file.mime, public: file.public, size: file.size, folder, location };
 }
 
 /**
@@ -154,7 +157,12 @@ export async function findLinkedFile(db: Db, fileId: string) {
  * found the file through a finder that applied the tenant and the reader's
  * rights (or a signed link), and the move command reads every row.
  */
-export async function fileLocation(db: Db, fileId: string): Promise<{ store: StoreKind; key: FileKey } | undefined> {
+export interface FileLocation {
+  store: StoreKind;
+  key: FileKey;
+}
+
+export async function fileLocation(db: Db, fileId: string): Promise<FileLocation | undefined> {
   const f = await db
     .selectFrom('files as f')
     .innerJoin('entities as e', 'e.id', 'f.entity_id')

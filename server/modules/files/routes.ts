@@ -87,7 +87,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     const file = await findLinkedFile(app.db, id);
     if (!file || file.extension !== ext || file.public !== isPublic || file.folder !== request.params.entity) throw new AppError('NOT_FOUND');
     // Opened before the headers: a store out of reach is a 503, not a cut download.
-    const body = await app.files.open(app.db, id);
+    const body = await app.files.open(app.db, id, file.location);
     // Shown in the page only for types whose content was checked at upload (sniff.ts) and that run no script of the page's origin.
     const inline = request.query.inline === '1' && INLINE_TYPES.has(file.mime);
     return reply

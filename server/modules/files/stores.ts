@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import { fileLocation } from './repo.js';
+import { type FileLocation, fileLocation } from './repo.js';
 import { type FileKey, FileMissing, type FileStore, type StoreKind, storeUnavailable } from './storage.js';
 import { databaseStore } from './store-database.js';
 import { diskStore } from './store-disk.js';
@@ -37,9 +37,13 @@ export class FileStores {
     return this.get(this.writeKind);
   }
 
-  /** A file's bytes by its id, from the store its row names (a stream where the store streams). 404 when the row or its bytes are gone. */
-  open(db: Db, fileId: string): Promise<Readable | Buffer> {
-    return this.follow(db, fileId, (store, key) => store.open(db, key));
+  /**
+   * A file's bytes by its id, from the store its row names (a stream where the
+   * store streams). 404 when the row or its bytes are gone. `at`: where the
+   * caller already read the row to say the file is (saves reading it again).
+   */
+  open(db: Db, fileId: string, at?: FileLocation): Promise<Readable | Buffer> {
+    return this.follow(db, fileId, (store, key) => store.open(db, key), at);
   }
 
   /** A file's bytes whole. */
@@ -48,10 +52,11 @@ export class FileStores {
   }
 
   /** Reads through the row's store; when the bytes are missing because the row moved meanwhile, once more from where it is now. */
-  private async follow<T>(db: Db, fileId: string, read: (store: FileStore, key: FileKey) => Promise<T>): Promise<T> {
+  private async follow<T>(db: Db, fileId: string, read: (store: FileStore, key: FileKey) => Promise<T>, known?: FileLocation): Promise<T> {
     let seen: StoreKind | undefined;
     for (;;) {
-      const at = await fileLocation(db, fileId);
+      const at = known ?? (await fileLocation(db, fileId));
+      known = undefined;
       if (!at || at.store === seen) throw new AppError('NOT_FOUND');
       try {
         return await read(this.get(at.store), at.key);
