@@ -159,7 +159,9 @@ async function faults(stats: Stats, instances: Instances, haproxy: HAProxy, db: 
       const m = new Map<number, number>();
       seen.set(inst.name, m);
       while (polling) {
-        const st = await probe(`http://127.0.0.1:${inst.port}/api/ready`, 2000);
+        // A hang is what this looks for (readiness once waited behind the app's pool, 5 s and more); on two cores under
+        // this load a quick answer can take 2 to 3 s to be written, so 5 s is the line.
+        const st = await probe(`http://127.0.0.1:${inst.port}/api/ready`, 5000);
         m.set(st, (m.get(st) ?? 0) + 1);
         if (st === 200 && dbUp && !readyAt.has(inst.name)) readyAt.set(inst.name, Date.now());
         if (st !== 200 && readyAt.has(inst.name) && Date.now() - dbUp < 2000) readyAt.delete(inst.name);

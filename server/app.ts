@@ -255,15 +255,17 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       )
     : null;
   let jobs: Jobs | null = null;
-  const enqueue = async () => {
+  /** `recheck`: the minute sweep's round, which also finds messages whose job went missing. */
+  const enqueue = async (recheck = false) => {
     if (!delivery || !jobs) return;
     const j = jobs;
     await delivery.enqueuePending(
-      (id) => j.send(QUEUES.mailSend, { id }),
+      (batch) => j.boss.insert(QUEUES.mailSend, batch),
       async (jobId) => {
         const job = await j.boss.getJobById(QUEUES.mailSend, jobId);
         return job !== null && ['created', 'retry', 'active'].includes(job.state);
       },
+      { recheck },
     );
   };
   // Commits that queue mail call kick(); calls made while a round runs start one more round.
@@ -293,7 +295,7 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
     {
       [QUEUES.mailSend]: async (data) => void (await delivery?.deliver(Number(data.id))),
       [QUEUES.mailFailed]: async (data) => delivery?.markFailed(Number(data.id)),
-      [QUEUES.mailSweep]: enqueue,
+      [QUEUES.mailSweep]: () => enqueue(true),
       [QUEUES.overdueSweep]: async () => {
         const n = await sweepDeadlines(app.db, app.engine);
         if (n.reminded + n.overdue + n.escalated) app.log.info(n, 'deadlines: reminded, flagged overdue and escalated tasks');

@@ -99,6 +99,12 @@ const CASE_JOB = { heartbeatSeconds: 30, expireInSeconds: 4 * 3600, retryBackoff
  * not after pg-boss's default expiry of 15 minutes; delivering twice is harmless (outbox.ts: locked, sent while queued).
  */
 const MAIL_JOB = { heartbeatSeconds: 30 } as const;
+/**
+ * The minute sweeps are `singleton` queues: one runs at a time, and a sweep whose process died (kill -9) would hold
+ * its queue until pg-boss's default expiry of 15 minutes, every sweep after it waiting (the scale-out proof saw the
+ * mail sweep stopped for 13 minutes). With a heartbeat, a dead sweep's claim ends within a minute or so.
+ */
+const SWEEP_JOB = { heartbeatSeconds: 30 } as const;
 
 /** The jobs of an app that runs the case import and export, or 503 JOBS_UNAVAILABLE: without them a started import would wait for ever. */
 export function caseJobs(jobs: Jobs | null): Jobs {
@@ -126,10 +132,10 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true, ...MAIL_JOB });
   // createQueue leaves an existing queue as it was: a database made before the heartbeat gets it here.
   await boss.updateQueue(QUEUES.mailSend, MAIL_JOB);
-  await boss.createQueue(QUEUES.mailSweep, { policy: 'singleton' });
-  await boss.createQueue(QUEUES.overdueSweep, { policy: 'singleton' });
-  await boss.createQueue(QUEUES.digest, { policy: 'singleton' });
-  await boss.createQueue(QUEUES.rateLimitSweep, { policy: 'singleton' });
+  for (const sweep of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep]) {
+    await boss.createQueue(sweep, { policy: 'singleton', ...SWEEP_JOB });
+    await boss.updateQueue(sweep, SWEEP_JOB);
+  }
   // `singleton` with the import's or export's id as singletonKey: one try of a record at a time, however many jobs point at it.
   await boss.createQueue(QUEUES.caseImportFailed);
   await boss.createQueue(QUEUES.caseImport, { policy: 'singleton', ...CASE_IMPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseImportFailed });

@@ -89,6 +89,57 @@ describe('mail jobs', () => {
     expect((await until(() => outbox(id), (r) => r.status === 'sent')).attempts).toBe(1);
   });
 
+  it('make one job per message however many enqueue rounds run at once (instances kicking together), in one insert per round', async () => {
+    const before = await t.db.selectFrom('mail_outbox').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
+    const ids = [];
+    for (let i = 0; i < 30; i++) ids.push(await queue(`many-${i}@example.test`));
+    const inserts: number[] = [];
+    const { MailDelivery } = await import('./outbox.js');
+    const rounds = Array.from({ length: 3 }, () => new MailDelivery(t.db, smtp.url, 'x@localhost', 'localhost', () => {}));
+    const made = await Promise.all(
+      rounds.map((d) =>
+        d.enqueuePending(
+          async (batch) => {
+            inserts.push(batch.length);
+            await t.app.jobs?.boss.insert(QUEUES.mailSend, batch);
+          },
+          async () => true,
+        ),
+      ),
+    );
+    for (const d of rounds) d.close();
+    expect(made.reduce((a, b) => a + b, 0)).toBe(30);
+    expect(inserts.reduce((a, b) => a + b, 0)).toBe(30);
+    for (const id of ids) await until(() => outbox(id), (r) => r.status === 'sent');
+    const jobIds = (await t.db.selectFrom('mail_outbox').select('job_id').where('id', '>', Number(before.max)).execute()).map((r) => r.job_id);
+    expect(new Set(jobIds).size).toBe(30);
+    for (let i = 0; i < 30; i++) expect(smtp.mails.filter((m) => m.to.includes(`many-${i}@example.test`))).toHaveLength(1);
+  });
+
+  it('give a job again, at the sweep, to a message whose job id names no job (the process died between the claim and the insert)', async () => {
+    const id = await queue('fede@example.test');
+    await t.db
+      .updateTable('mail_outbox')
+      .set({ job_id: '00000000-0000-4000-8000-000000000000', updated_at: new Date(Date.now() - 5 * 60_000) })
+      .where('id', '=', id)
+      .execute();
+    // A kick leaves it (it has a job id); the sweep finds the job missing.
+    t.app.mailer.kick();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await outbox(id)).status).toBe('queued');
+    await t.app.jobs?.send(QUEUES.mailSweep, {});
+    await smtp.waitFor('fede@example.test');
+    const row = await until(() => outbox(id), (r) => r.status === 'sent');
+    expect(row.job_id).not.toBe('00000000-0000-4000-8000-000000000000');
+  });
+
+  it('the minute sweeps (singleton queues) keep a heartbeat: a sweep whose process died frees its queue within a minute, not pg-boss\'s 15', async () => {
+    for (const q of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.mailSend]) {
+      const queue = await t.app.jobs?.boss.getQueue(q);
+      expect(queue, q).toMatchObject({ heartbeatSeconds: 30 });
+    }
+  });
+
   it('with the SMTP server down: retried, then failed with the reason; resent once it is back, delivered once', { timeout: 120_000 }, async () => {
     await smtp.close();
     const id = await queue('dora@example.test');

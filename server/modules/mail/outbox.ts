@@ -14,7 +14,7 @@
  * with its reason, until someone resends it.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 
@@ -86,20 +86,52 @@ export class MailDelivery {
   }
 
   /**
-   * Gives a job to each queued message that has none, or whose job is over
-   * (`jobAlive` false): after a commit that queued mail, and every minute.
-   * Returns how many jobs were made.
+   * Gives a job to queued messages: after a commit that queued mail (`kick`)
+   * and every minute (the sweep). Returns how many jobs were made.
+   *
+   * New messages (no job yet) are claimed in one statement with SKIP LOCKED,
+   * so that instances kicking at once split them rather than each making a
+   * job for every one, and their jobs are inserted in one call with ids
+   * chosen here. A process that dies between the two leaves job ids that name
+   * no job: the sweep (`recheck`) finds those, and jobs that ended with the
+   * message still queued, among messages unchanged for a minute, and gives
+   * them a job again.
    */
-  async enqueuePending(send: (id: number) => Promise<string | null>, jobAlive: (jobId: string) => Promise<boolean>): Promise<number> {
-    const rows = await this.db.selectFrom('mail_outbox').select(['id', 'job_id']).where('status', '=', 'queued').orderBy('id').limit(ENQUEUE_BATCH).execute();
+  async enqueuePending(
+    insert: (jobs: Array<{ id: string; data: { id: number } }>) => Promise<unknown>,
+    jobAlive: (jobId: string) => Promise<boolean>,
+    options: { recheck?: boolean } = {},
+  ): Promise<number> {
     let made = 0;
-    for (const row of rows) {
-      if (row.job_id && (await jobAlive(row.job_id))) continue;
-      const jobId = await send(row.id);
-      if (!jobId) continue;
-      // The job may already have sent it (it waits for this update's lock, not for the update itself): noted then too.
-      await this.db.updateTable('mail_outbox').set({ job_id: jobId, updated_at: new Date() }).where('id', '=', row.id).where('status', 'in', ['queued', 'sent']).execute();
-      made++;
+    for (;;) {
+      const claimed = await this.db
+        .updateTable('mail_outbox')
+        .set({ job_id: sql<string>`gen_random_uuid()::text`, updated_at: new Date() })
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('mail_outbox').select('id').where('status', '=', 'queued').where('job_id', 'is', null).orderBy('id').limit(ENQUEUE_BATCH).forUpdate().skipLocked(),
+        )
+        .returning(['id', 'job_id'])
+        .execute();
+      if (claimed.length) await insert(claimed.map((r) => ({ id: r.job_id as string, data: { id: r.id } })));
+      made += claimed.length;
+      if (claimed.length < ENQUEUE_BATCH) break;
+    }
+    if (!options.recheck) return made;
+    const stale = await this.db
+      .selectFrom('mail_outbox')
+      .select(['id', 'job_id'])
+      .where('status', '=', 'queued')
+      .where('job_id', 'is not', null)
+      .where('updated_at', '<', sql<Date>`now() - interval '1 minute'`)
+      .orderBy('id')
+      .limit(ENQUEUE_BATCH)
+      .execute();
+    const lost: number[] = [];
+    for (const row of stale) if (!(await jobAlive(row.job_id as string))) lost.push(row.id);
+    if (lost.length) {
+      // Back to "no job" (unless sent or changed meanwhile), then claimed like new ones.
+      await this.db.updateTable('mail_outbox').set({ job_id: null }).where('id', 'in', lost).where('status', '=', 'queued').where('updated_at', '<', sql<Date>`now() - interval '1 minute'`).execute();
+      made += await this.enqueuePending(insert, jobAlive);
     }
     return made;
   }

@@ -26,7 +26,16 @@ export function databasePinger(db: Db): { ping(): Promise<void>; close(): Promis
   pool.on('connect', (client) => client.on('error', () => {}));
   return {
     async ping() {
-      await pool.query('select 1');
+      // Bounded as a whole: a connection that opens but does not answer (a database shutting down) is a "no" too.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the database did not answer within 1.5 s')), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([pool.query('select 1'), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     close: () => pool.end(),
   };
