@@ -108,6 +108,7 @@ export const sessionSchema = z.object({
   /** targets with at least one allowed action: the menu follows them */
   targets: z.array(z.string()),
   project: z.string().nullable(),
-  idleTimeoutSeconds: z.number().int().positive(),
+  /** 0 when the caller came with an API token, which has no idle timeout. */
+  idleTimeoutSeconds: z.number().int().nonnegative(),
 });
 export type SessionInfo = z.infer<typeof sessionSchema>;

@@ -9,6 +9,12 @@ export const errorCatalog = {
   VALIDATION: { status: 400, key: 'errors.validation' },
   UNAUTHORIZED: { status: 401, key: 'errors.unauthorized' },
   FORBIDDEN: { status: 403, key: 'errors.forbidden' },
+  /** An API token on a route only a signed-in person may call (a password change, making a token). */
+  SESSION_ONLY: { status: 403, key: 'apiTokens.errors.sessionOnly' },
+  /** A read-only API token on a route that writes. */
+  TOKEN_READ_ONLY: { status: 403, key: 'apiTokens.errors.readOnly' },
+  /** A user holding as many API tokens as allowed: `{max}`. */
+  TOKEN_LIMIT: { status: 409, key: 'apiTokens.errors.limit' },
   NOT_FOUND: { status: 404, key: 'errors.notFound' },
   ROUTE_NOT_FOUND: { status: 404, key: 'errors.routeNotFound' },
   CONFLICT: { status: 409, key: 'errors.conflict' },

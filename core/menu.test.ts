@@ -11,7 +11,7 @@ describe('buildMenu', () => {
       'cases', 'drafts', 'adminCases', 'pendings', 'tasks', 'reports', 'forms', 'masters',
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
-      'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers]',
+      'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers,serviceAccounts]',
       'settings:[emailTemplates,application,printTemplates,calendar,gallery,mailOutbox]',
     ]);
   });
@@ -33,7 +33,7 @@ describe('buildMenu', () => {
   });
 
   it('keeps only the permitted children of a shown group', () => {
-    expect(ids(buildMenu({ ...open, targets: ['menu_permisos', 'acl_roles', 'acl_usuarios'] }))).toEqual(['permissions:[aclRoles,aclUsers]']);
+    expect(ids(buildMenu({ ...open, targets: ['menu_permisos', 'acl_roles', 'acl_usuarios'] }))).toEqual(['permissions:[aclRoles,aclUsers,serviceAccounts]']);
   });
 
   it('shows the Configuración group with Aplicativo and the business calendar (their target is the group target)', () => {

@@ -64,6 +64,7 @@ export const MENU: readonly MenuEntry[] = [
       link('aclRoles', '/main/acl_roles/', 'acl_roles'),
       link('aclRules', '/main/acl_reglas/', 'acl_reglas'),
       link('aclUsers', '/acl/users', 'acl_usuarios'),
+      link('serviceAccounts', '/acl/service-accounts', 'acl_usuarios'),
     ],
   },
   {

@@ -26,6 +26,7 @@ import { registerSession } from './plugins/session.js';
 import { registerReads } from './plugins/reads.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { aclRoutes } from './modules/acl/routes.js';
+import { tokenRoutes } from './modules/tokens/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
 import { formRoutes } from './modules/forms/routes.js';
@@ -168,10 +169,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('metrics', options.config.metrics.enabled ? registerMetrics(app) : null);
 
   await app.register(swagger, {
-    openapi: { info: { title: 'Casebook API', version: APP_VERSION } },
+    openapi: {
+      info: { title: 'Casebook API', version: APP_VERSION },
+      components: {
+        securitySchemes: {
+          // A personal or service account's token (/profile, /acl/service-accounts): `Authorization: Bearer cbk_...`.
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'cbk_ token', description: 'An API token made on your profile page (or a service account\'s): the rights of its user and role; read-only tokens may only GET.' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'The session of a signed-in person (the web app).' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+    },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // "Authorize" with a token, then "Try it out" on any route.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { persistAuthorization: true } });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   await app.register(systemRoutes);
@@ -179,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(aclRoutes);
   await app.register(userRoutes);
+  await app.register(tokenRoutes);
   await app.register(masterRoutes);
   await app.register(formRoutes);
   await app.register(fileRoutes);

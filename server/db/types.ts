@@ -68,6 +68,20 @@ export interface AgencyRegistrations {
   used_at: Timestamp | null;
 }
 
+export interface ApiTokens {
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  entity_id: number;
+  expires_at: Timestamp | null;
+  id: Generated<number>;
+  last_used_at: Timestamp | null;
+  name: string;
+  prefix: string;
+  read_only: Generated<boolean>;
+  token_hash: string;
+  user_id: number;
+}
+
 export interface AppSecrets {
   name: string;
   value: string;
@@ -640,6 +654,7 @@ export interface Users {
   password_hash: string;
   platform_operator: Generated<boolean>;
   role_id: number;
+  service_account: Generated<boolean>;
   time_zone: Generated<string>;
   updated_at: Generated<Timestamp>;
 }
@@ -650,6 +665,7 @@ export interface DB {
   acl_roles: AclRoles;
   acl_rules: AclRules;
   agency_registrations: AgencyRegistrations;
+  api_tokens: ApiTokens;
   app_secrets: AppSecrets;
   auth_throttle: AuthThrottle;
   business_calendars: BusinessCalendars;

@@ -29,6 +29,8 @@ export interface Actor {
   idleSeconds: number;
   /** A platform operator (migration 0030): above the tenants, for the agencies routes only (`access: 'operator'`); no tenant right comes with it. */
   platformOperator?: boolean;
+  /** Set when the request came with an API token (Authorization: Bearer) rather than a session: which one, and whether it may only read. */
+  apiToken?: { id: number; readOnly: boolean };
 }
 
 /** Who acted: a person, or the system (jobs, imports, the seed). */

@@ -58,11 +58,12 @@ export async function sessionProjectUid(db: Db, actor: Actor): Promise<string | 
 
 // ---------------------------------------------------------------- signing in
 
-/** The account a sign-in names: by email in any tenant, or by document number in the page's project's tenant. */
+/** The account a sign-in names: by email in any tenant, or by document number in the page's project's tenant. Never a service account (tokens only). */
 export async function findLogin(db: Db, by: { email: string } | { docnumber: string; entityId: number }) {
   let q = db
     .selectFrom('users as u')
     .innerJoin('entities as e', 'e.id', 'u.entity_id')
+    .where('u.service_account', '=', false)
     .select(['u.id', 'u.entity_id', 'u.password_hash', 'u.active', 'u.locked', 'u.failed_logins', 'e.active as entity_active']);
   q = 'email' in by ? q.where(sql<string>`lower(u.email)`, '=', by.email.trim().toLowerCase()) : q.where('u.docnumber', '=', by.docnumber.trim()).where('u.entity_id', '=', by.entityId);
   return q.executeTakeFirst();
@@ -131,7 +132,8 @@ export async function insertApplicant(
 /** The account holding an address, in any tenant (addresses are unique). */
 export async function accountByEmail(db: Executor, email: string, options: { activeOnly?: boolean } = {}) {
   let q = db.selectFrom('users').where(sql<string>`lower(email)`, '=', email.trim().toLowerCase());
-  if (options.activeOnly) q = q.where('active', '=', true);
+  // A password link is for people: a service account has none.
+  if (options.activeOnly) q = q.where('active', '=', true).where('service_account', '=', false);
   return q.select(['id', 'entity_id', 'email', 'name', 'language', 'locked']).executeTakeFirst();
 }
 

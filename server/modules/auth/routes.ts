@@ -150,8 +150,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/password',
     {
-      config: { access: 'session', rateLimit: { max: 20, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Change my password; my other sessions end', body: s.passwordChangeSchema, response: { 200: s.messageSchema } },
+      config: { access: 'session', sessionOnly: true, rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Change my password; my other sessions end (signed in only, never with an API token)', body: s.passwordChangeSchema, response: { 200: s.messageSchema } },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -168,7 +168,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/api/profile',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'Change my name, language and time zone', body: s.profileSchema, response: { 200: s.profileViewSchema } } },
+    { config: { access: 'session', sessionOnly: true }, schema: { tags: ['auth'], summary: 'Change my name, language and time zone (signed in only)', body: s.profileSchema, response: { 200: s.profileViewSchema } } },
     async (request) => updateProfile(app.db, actorOf(request), request.body),
   );
 };

@@ -75,7 +75,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/metrics',
     {
-      config: { access: 'public' },
+      config: { access: 'public', ownBearer: true },
       schema: { tags: ['system'], summary: 'Metrics in the Prometheus text format (METRICS=on; Bearer METRICS_TOKEN, or loopback callers without one)', hide: true },
     },
     async (request, reply) => {

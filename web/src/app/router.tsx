@@ -23,6 +23,7 @@ const ModulesPage = lazyPage(() => import('../features/acl/ModulesPage.js'));
 const RolesPage = lazyPage(() => import('../features/acl/RolesPage.js'));
 const RulesPage = lazyPage(() => import('../features/acl/RulesPage.js'));
 const UsersPage = lazyPage(() => import('../features/users/UsersPage.js'));
+const ServiceAccountsPage = lazyPage(() => import('../features/tokens/ServiceAccountsPage.js'));
 const BlockedUsersPage = lazyPage(() => import('../features/users/BlockedUsersPage.js'));
 const CommentsDashboardPage = lazyPage(() => import('../features/comments/CommentsDashboardPage.js'));
 const TemplatesPage = lazyPage(() => import('../features/templates/TemplatesPage.js'));
@@ -109,6 +110,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/main/acl_roles', element: <RolesPage />, handle: page('menu.aclRoles', 'acl_roles') },
           { path: '/main/acl_reglas', element: <RulesPage />, handle: page('menu.aclRules', 'acl_reglas') },
           { path: '/acl/users', element: <UsersPage />, handle: page('menu.aclUsers', 'acl_usuarios') },
+          { path: '/acl/service-accounts', element: <ServiceAccountsPage />, handle: page('menu.serviceAccounts', 'acl_usuarios') },
           { path: '/dashboard/comments', element: <CommentsDashboardPage />, handle: page('menu.comments', 'dashboard_comments') },
           { path: '/plantillas-correo', element: <TemplatesPage />, handle: page('templates.title', 'plantillas_correo') },
           { path: '/plantillas-correo/nuevo', element: <TemplateEditorPage />, handle: page('templates.newTitle', 'plantillas_correo') },

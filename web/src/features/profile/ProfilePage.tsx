@@ -15,9 +15,11 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { LANGUAGES, setLanguage } from '../../i18n/index.js';
 import { showServerError } from '../../lib/forms.js';
 import { type PasswordValues, type Profile, type ProfileValues, useChangePassword, useNotificationPreferences, useProfile, useSaveProfile } from './api.js';
+import { MY_TOKENS } from '../tokens/api.js';
+import { TokenList } from '../tokens/TokenList.js';
 import { NotificationPreferencesForm } from './NotificationPreferencesForm.js';
 
-/** /profile: my name, language (the page switches to it), time zone, my password, and which notifications come by email. */
+/** /profile: my name, language (the page switches to it), time zone, my password, which notifications come by email, and my API tokens. */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const profile = useProfile();
@@ -38,6 +40,9 @@ export default function ProfilePage() {
           <QueryState query={preferences} height={320} retry>
             {(data) => <NotificationPreferencesForm preferences={data} />}
           </QueryState>
+        </Section>
+        <Section title={t('apiTokens.title')} id="api-tokens">
+          <TokenList path={MY_TOKENS} />
         </Section>
       </Box>
     </>
