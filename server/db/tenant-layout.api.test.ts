@@ -44,6 +44,7 @@ const GLOBAL_INDEXES: Record<string, string> = {
   projects_uid_key: "a project's uid is unique platform-wide (the address of its pages)",
   projects_one_default: 'one default project on the whole platform',
   agency_registrations_token_hash_key: 'an agency registration is confirmed by its emailed token hash, before any tenant exists',
+  api_tokens_token_hash_key: 'an API token is found by its hash alone: the request says no tenant before the token is read',
   case_landing_links_code_hash_key: 'a landing page is opened by the hash of its code alone (public, no tenant in the request)',
   // Sweeps over every tenant (one run a minute across instances).
   tasks_due_idx: 'the deadline sweep: pending tasks past due in every tenant (workflow/engine.ts sweepDeadlines)',
