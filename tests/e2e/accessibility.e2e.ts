@@ -32,12 +32,13 @@ const NARROW = { width: 320, height: 640 };
 const ZOOM_200 = { width: 683, height: 450 };
 
 describe('accessibility of the public pages', () => {
+  // axe at each of MUI's layouts (desktop, sm at 200 %, xs on a phone); at 320 px, the phone's layout again, the reflow alone.
   it.each([
-    ['en', DESKTOP],
-    ['es', PHONE],
-    ['es', NARROW],
-    ['en', ZOOM_200],
-  ] as const)('%s %o: no serious violation, no sideways scrolling', async (lang, viewport) => {
+    ['en', DESKTOP, true],
+    ['es', PHONE, true],
+    ['es', NARROW, false],
+    ['en', ZOOM_200, true],
+  ] as const)('%s %o (axe: %s): no serious violation, no sideways scrolling', async (lang, viewport, axe) => {
     const ctx = await newContext(browser, lang, viewport);
     const page = await ctx.newPage();
     for (const path of PUBLIC) {
@@ -45,7 +46,7 @@ describe('accessibility of the public pages', () => {
       await page.getByRole('heading', { level: 1 }).waitFor();
       // The sign-up page's captcha loads after the form.
       if (path === '/user/create-account') await page.locator('altcha-widget input[type="checkbox"]').waitFor();
-      expect(await seriousViolations(page), path).toEqual([]);
+      if (axe) expect(await seriousViolations(page), path).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
     }
     await ctx.close();
@@ -135,13 +136,17 @@ async function stopsWithoutVisibleFocus(page: Page, maxStops = 150): Promise<str
     seen.add(key);
     previous = key;
     const clip = { x: Math.max(0, stop.x - 4), y: Math.max(0, stop.y - 4), width: stop.width + 8, height: stop.height + 8 };
-    await page.waitForTimeout(300);
+    // An outline shows at once; a focus ripple grows in over a few hundred ms and is part-way in here.
+    await page.waitForTimeout(100);
     const focused = await page.screenshot({ clip });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    // The focus ripple fades out.
-    await page.waitForTimeout(700);
-    const blurred = await page.screenshot({ clip });
-    if (focused.equals(blurred)) missing.push(stop.name);
+    // The element looks different once the focus left: at once for an outline, as it fades for a ripple (within a second).
+    let changed = false;
+    for (const end = Date.now() + 1000; !changed && Date.now() < end; ) {
+      changed = !focused.equals(await page.screenshot({ clip }));
+      if (!changed) await page.waitForTimeout(100);
+    }
+    if (!changed) missing.push(stop.name);
   }
   return missing;
 }
