@@ -22,7 +22,7 @@ import {
 import { poolOf } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../acl/policy.js';
-import { actorForToken, SESSION_COOKIE } from '../auth/sessions.js';
+import { actorForToken, liveSessionTokens, SESSION_COOKIE } from '../auth/sessions.js';
 import { ChangeListener } from './changes.js';
 import { SocketBudget } from './limits.js';
 import { mayJoin, personalRooms } from './policy.js';
@@ -136,10 +136,6 @@ export function attachRealtime(app: FastifyInstance): Realtime {
 
   io.on('connection', (socket: AppSocket) => {
     const budget = new SocketBudget();
-    const recheck = setInterval(async () => {
-      if (!(await actorOf(socket).catch(() => 'keep' as const))) socket.disconnect(true);
-    }, RECHECK_MS);
-    recheck.unref();
 
     /** Every event: within the budget, well formed, and from a session that still stands. */
     const guarded =
@@ -234,7 +230,6 @@ export function attachRealtime(app: FastifyInstance): Realtime {
     }));
 
     socket.on('disconnecting', () => {
-      clearInterval(recheck);
       const rooms = [...socket.rooms].filter((r) => /^(case|task|review):/.test(r));
       // After the socket has left them.
       setImmediate(() => {
@@ -248,10 +243,29 @@ export function attachRealtime(app: FastifyInstance): Realtime {
     });
   });
 
+  /**
+   * Once a minute, this instance's sockets whose session has ended without a
+   * word (idle, past its hours; an ended session or a blocked user is told at
+   * once through the change listener) are disconnected: one query for them
+   * all, not one per socket. A database out of reach keeps them for now.
+   */
+  const recheck = setInterval(async () => {
+    const sockets = [...io.of('/').sockets.values()] as AppSocket[];
+    if (!sockets.length) return;
+    const live = await liveSessionTokens(app.db, [...new Set(sockets.map((s) => s.data.token))]).catch((err) => {
+      log.warn({ err }, 'realtime: sessions not rechecked (database away); the sockets stay for now');
+      return null;
+    });
+    if (!live) return;
+    for (const s of sockets) if (!live.has(s.data.token)) s.disconnect(true);
+  }, RECHECK_MS);
+  recheck.unref();
+
   const listener = new ChangeListener(pool, io, log);
   return {
     io,
     async close() {
+      clearInterval(recheck);
       // Not io.close(): that would close the HTTP server, which Fastify closes itself.
       await listener.close();
       // This instance's sockets only: through the adapter, io.disconnectSockets() would close every instance's.
