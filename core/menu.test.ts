@@ -12,7 +12,7 @@ describe('buildMenu', () => {
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
       'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers,serviceAccounts]',
-      'settings:[emailTemplates,application,printTemplates,calendar,gallery,mailOutbox]',
+      'settings:[emailTemplates,application,printTemplates,calendar,webhooks,gallery,mailOutbox]',
     ]);
   });
 
@@ -36,8 +36,8 @@ describe('buildMenu', () => {
     expect(ids(buildMenu({ ...open, targets: ['menu_permisos', 'acl_roles', 'acl_usuarios'] }))).toEqual(['permissions:[aclRoles,aclUsers,serviceAccounts]']);
   });
 
-  it('shows the Configuración group with Aplicativo and the business calendar (their target is the group target)', () => {
-    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application,printTemplates,calendar,gallery]']);
+  it('shows the Configuración group with Aplicativo, the business calendar and the webhooks (their target is the group target)', () => {
+    expect(ids(buildMenu({ ...open, targets: ['menu_configuracion'] }))).toEqual(['settings:[application,printTemplates,calendar,webhooks,gallery]']);
   });
 
   describe('Drafts and the new-applications deadline (US Eastern wall time)', () => {

@@ -77,6 +77,7 @@ export const MENU: readonly MenuEntry[] = [
       link('application', '/configuracion', 'menu_configuracion'),
       link('printTemplates', '/configuracion/plantillas', 'menu_configuracion'),
       link('calendar', '/configuracion/calendario', 'menu_configuracion'),
+      link('webhooks', '/configuracion/webhooks', 'menu_configuracion'),
       link('gallery', '/vainilla-apps', 'menu_configuracion'),
       link('mailOutbox', '/configuracion/correos', 'reenviarcorreos'),
     ],

@@ -47,6 +47,9 @@ import { reportRoutes } from './modules/reports/routes.js';
 import { printingRoutes } from './modules/printing/routes.js';
 import { printAttachment } from './modules/printing/commands.js';
 import { agencyRoutes } from './modules/agencies/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import { sendDueDeliveries, WebhookKicker } from './modules/webhooks/deliver.js';
+import { poolOf } from './db/pool.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
 import { attachRealtime, type Realtime } from './modules/realtime/server.js';
@@ -211,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(printingRoutes);
   await app.register(galleryRoutes);
   await app.register(agencyRoutes);
+  await app.register(webhookRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -255,9 +259,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  */
 async function createMailer(app: FastifyInstance, options: AppOptions): Promise<Mailer> {
   const smtpUrl = options.config.mail.smtpUrl;
-  const wanted = options.jobs === true ? { mail: true, schedules: true, cases: true } : options.jobs || {};
-  const jobsOptions: JobsOptions = { mail: Boolean(smtpUrl) && wanted.mail === true, schedules: wanted.schedules === true, cases: wanted.cases === true, mailRetry: wanted.mailRetry };
-  if (!jobsOptions.mail && !jobsOptions.schedules && !jobsOptions.cases) {
+  const wanted = options.jobs === true ? { mail: true, schedules: true, cases: true, webhooks: true } : options.jobs || {};
+  const jobsOptions: JobsOptions = { mail: Boolean(smtpUrl) && wanted.mail === true, schedules: wanted.schedules === true, cases: wanted.cases === true, webhooks: wanted.webhooks === true, mailRetry: wanted.mailRetry };
+  if (!jobsOptions.mail && !jobsOptions.schedules && !jobsOptions.cases && !jobsOptions.webhooks) {
     if (smtpUrl) app.log.warn('SMTP_URL is set but jobs are off: mail stays queued in the outbox');
     return { smtpConfigured: Boolean(smtpUrl), kick: () => {} };
   }
@@ -302,6 +306,9 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       }
     })();
   };
+  // Webhook deliveries: a sender round after each commit that made some (the kicker hears the NOTIFY), and each minute.
+  const kickWebhooks = () => void jobs?.send(QUEUES.webhookSend, {}).catch((e) => app.log.warn({ err: e }, 'webhooks: could not start a sender'));
+  const webhookSender = { allowHosts: options.config.webhooks.allowHosts, log: app.log, notify: { publicUrl: options.config.http.publicUrl, smtpConfigured: Boolean(smtpUrl), afterMail: () => kick() } };
   jobs = await startJobs(
     options.db,
     jobsOptions,
@@ -329,12 +336,19 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.caseExportFailed]: async (data) => giveUpExport(app.db, String(data.id)),
       [QUEUES.dataTape]: async (data, attempt) => tapeExportJob(app.db, app.log, data, attempt, app.reads),
       [QUEUES.dataTapeFailed]: async (data) => giveUpTapeExport(app.db, String(data.id)),
+      [QUEUES.webhookSend]: async (_data, attempt) => {
+        if ((await sendDueDeliveries(app.db, webhookSender, { signal: attempt.signal })).more) kickWebhooks();
+      },
+      [QUEUES.webhookSweep]: async () => kickWebhooks(),
     },
     app.log,
   );
+  const kicker = jobsOptions.webhooks ? new WebhookKicker(poolOf(options.db), kickWebhooks, app.log) : null;
+  if (kicker) app.addHook('onReady', async () => kickWebhooks());
   app.jobs = jobs;
   app.addHook('onReady', async () => kick());
   app.addHook('onClose', async () => {
+    await kicker?.close();
     await running;
     await jobs?.stop();
     delivery?.close();

@@ -61,6 +61,19 @@ const trustProxy = z
   .transform((v) => (['0', 'false', 'off', 'no'].includes(v.toLowerCase()) ? [] : v.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean)))
   .refine((list) => list.every(isProxyEntry), 'must be off or a comma-separated list of the proxies\' addresses or CIDRs (or loopback, linklocal, uniquelocal)');
 
+/**
+ * Hosts on a private network or loopback that webhooks may call (a receiver
+ * beside the server, a test's): a comma-separated list of host names or
+ * addresses, as written in the subscriptions' URLs. Off by default; an
+ * operator's choice, never a tenant's. Link-local addresses (the cloud
+ * metadata service) stay refused whatever is listed.
+ */
+const webhookHosts = z
+  .string()
+  .trim()
+  .transform((v) => v.split(',').map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean))
+  .refine((list) => list.every((h) => /^[a-z0-9.:-]{1,253}$/.test(h)), 'must be a comma-separated list of host names or addresses');
+
 const envSchema = z.object({
   PORT: z
     .string()
@@ -96,6 +109,7 @@ const envSchema = z.object({
     .transform(Number)
     .refine((n) => n <= 120, 'must be at most 120')
     .optional(),
+  WEBHOOK_ALLOW_HOSTS: webhookHosts.optional(),
 });
 
 export interface Config {
@@ -134,6 +148,8 @@ export interface Config {
    * embedded, or `s3` with the bucket in `s3`. Reads follow each file's row.
    */
   files: { store: 'disk' | 'database' | 's3'; s3: S3Location | undefined };
+  /** Webhooks: `allowHosts`, the private or loopback hosts deliveries may go to (WEBHOOK_ALLOW_HOSTS; empty: none). */
+  webhooks: { allowHosts: string[] };
 }
 
 /** An S3-compatible bucket (FILES_URL `s3://` or `s3+http://`). */
@@ -223,5 +239,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
     metrics: { enabled: e.METRICS ?? false, token: e.METRICS_TOKEN },
     // Read apart from the schema above, whose messages quote the value: this one carries a secret.
     files: parseFilesUrl(present.FILES_URL, embedded),
+    webhooks: { allowHosts: e.WEBHOOK_ALLOW_HOSTS ?? [] },
   };
 }

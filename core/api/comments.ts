@@ -130,7 +130,9 @@ export const commentListSchema = listResponse(commentSchema);
  * when it ends (`import_done`, `count` cases created). `case_resubmitted`
  * tells the staff member who returned an application that its applicant
  * corrected and sent it back; `correction_cancelled` tells the applicant
- * that staff withdrew their request for correction.
+ * that staff withdrew their request for correction; `webhook_disabled` tells
+ * a tenant's administrators that a webhook subscription was turned off after
+ * a day of failed deliveries (`detail`: its URL; no case).
  */
 export const NOTIFICATION_KINDS = [
   'mention',
@@ -146,6 +148,7 @@ export const NOTIFICATION_KINDS = [
   'import_done',
   'case_resubmitted',
   'correction_cancelled',
+  'webhook_disabled',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({

@@ -28,6 +28,7 @@ export const MAIL_EVENTS = [
   'import_done',
   'case_resubmitted',
   'correction_cancelled',
+  'webhook_disabled',
 ] as const;
 export type MailEvent = (typeof MAIL_EVENTS)[number];
 

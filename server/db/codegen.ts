@@ -24,7 +24,7 @@ const COLUMNS: Record<string, string> = {
   'case_corrections.state': "Generated<'open' | 'resubmitted' | 'cancelled'>",
   'case_corrections.uploads': 'ColumnType<Record<string, Array<{ id: string; name: string; size?: number }>>, string | undefined, string>',
   'case_document_marks.mark': "'missing' | 'received' | 'accepted'",
-  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled'",
+  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled'",
   'users.email_events': "Generated<string[]>",
   'case_events.detail': JSON_RECORD,
   'case_exports.format': "'csv' | 'xlsx'",
@@ -67,6 +67,11 @@ const COLUMNS: Record<string, string> = {
   'entities.slug': 'Generated<string>',
   'users.language': "Generated<'en' | 'es'>",
   'mail_outbox.status': "Generated<'queued' | 'sent' | 'failed' | 'kept'>",
+  'webhook_deliveries.state': "Generated<'pending' | 'delivered' | 'failed'>",
+  'webhook_subscriptions.disabled_reason': "'manual' | 'failing' | null",
+  'webhook_events.payload': 'ColumnType<Record<string, unknown>, string, string>',
+  'webhook_subscriptions.protocol_ids': 'Generated<number[]>',
+  'webhook_subscriptions.events': 'WebhookEvent[]',
 };
 
 const HEADER = `/**
@@ -75,6 +80,7 @@ const HEADER = `/**
  * Do not edit; overrides live in server/db/codegen.ts.
  */
 import type { CaseState, TaskState } from '../../core/workflow/states.js';
+import type { WebhookEvent } from '../../core/api/webhooks.js';
 `;
 
 /** The generated file's text for the database `db` points at (migrated). */

@@ -51,6 +51,7 @@ const GLOBAL_INDEXES: Record<string, string> = {
   tasks_remind_idx: 'the deadline sweep: pending tasks to remind, in every tenant',
   tasks_escalate_idx: 'the deadline sweep: pending tasks whose escalation moment came, in every tenant',
   mail_outbox_status_idx: "the mail sweep: queued messages of every tenant that have no job yet (mail/outbox.ts enqueuePending)",
+  webhook_deliveries_due_idx: 'the webhook sender and its minute sweep: pending deliveries of every tenant whose next try is due (webhooks/deliver.ts sendNext)',
   // Small configuration tables, read by their parent's id after the parent was read in the tenant.
   acl_rules_unique: "a role's rules (role, module, action); a few hundred rows per tenant, read with the role",
   acl_rules_role_idx: "a role's rules, read with the role",

@@ -4,6 +4,7 @@
  * Do not edit; overrides live in server/db/codegen.ts.
  */
 import type { CaseState, TaskState } from '../../core/workflow/states.js';
+import type { WebhookEvent } from '../../core/api/webhooks.js';
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -441,7 +442,7 @@ export interface Notifications {
   entity_id: number;
   id: Generated<number>;
   import_id: number | null;
-  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled';
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled';
   read_at: Timestamp | null;
   task_id: number | null;
   user_id: number;
@@ -659,6 +660,52 @@ export interface Users {
   updated_at: Generated<Timestamp>;
 }
 
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  entity_id: number;
+  event_id: number;
+  id: Generated<number>;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
+  last_response: string | null;
+  last_status: number | null;
+  next_attempt_at: Generated<Timestamp | null>;
+  state: Generated<'pending' | 'delivered' | 'failed'>;
+  subscription_id: number;
+}
+
+export interface WebhookEvents {
+  case_id: number | null;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  id: Generated<number>;
+  message_id: Generated<string>;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  type: string;
+}
+
+export interface WebhookSubscriptions {
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  description: Generated<string>;
+  disabled_at: Timestamp | null;
+  disabled_reason: 'manual' | 'failing' | null;
+  enabled: Generated<boolean>;
+  entity_id: number;
+  events: WebhookEvent[];
+  failing_since: Timestamp | null;
+  id: Generated<number>;
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  protocol_ids: Generated<number[]>;
+  secret: string;
+  updated_at: Generated<Timestamp>;
+  url: string;
+  version: Generated<number>;
+}
+
 export interface DB {
   acl_actions: AclActions;
   acl_modules: AclModules;
@@ -712,6 +759,9 @@ export interface DB {
   team_members: TeamMembers;
   teams: Teams;
   users: Users;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_events: WebhookEvents;
+  webhook_subscriptions: WebhookSubscriptions;
 }
 
 /** The database as Kysely sees it. */

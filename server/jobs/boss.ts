@@ -44,6 +44,14 @@ export const QUEUES = {
   dataTape: 'data-tape',
   /** A data tape whose every try failed or was cut off: the handler marks it failed. */
   dataTapeFailed: 'data-tape-failed',
+  /**
+   * Send the webhook deliveries that are due (webhooks/deliver.ts): no data, one queued and one running at a time
+   * (`stately`), sent after each commit that made deliveries (a NOTIFY the instances hear) and by the minute sweep.
+   * Each delivery is claimed with SKIP LOCKED and retried by its own row's backoff, not by the job's.
+   */
+  webhookSend: 'webhook-send',
+  /** Every minute: start a sender for retries falling due (and anything a lost NOTIFY missed). */
+  webhookSweep: 'webhook-sweep',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -62,6 +70,8 @@ export interface JobsOptions {
   schedules: boolean;
   /** Run the CSV import and export of cases and the data tape (the server does; so do the tests of import and export). */
   cases?: boolean;
+  /** Send webhook deliveries (the server does; so do the webhook tests that go through the jobs). */
+  webhooks?: boolean;
   mailRetry?: JobRetry;
 }
 
@@ -143,6 +153,9 @@ export async function startJobs(
   await boss.createQueue(QUEUES.caseExport, { policy: 'singleton', ...CASE_EXPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.caseExportFailed });
   await boss.createQueue(QUEUES.dataTapeFailed);
   await boss.createQueue(QUEUES.dataTape, { policy: 'singleton', ...CASE_EXPORT_RETRY, ...CASE_JOB, deadLetter: QUEUES.dataTapeFailed });
+  // A sender round holds no claim beyond its own rows' locks: a round whose process died is simply started again.
+  await boss.createQueue(QUEUES.webhookSend, { policy: 'stately', retryLimit: 0, notify: true, ...SWEEP_JOB });
+  await boss.createQueue(QUEUES.webhookSweep, { policy: 'singleton', ...SWEEP_JOB });
 
   // Jobs are fetched in batches, and fetched again at once while batches come full (a burst of mail after a
   // bulk change or the demo seed goes out in seconds, not one message per poll). Each job of a batch
@@ -179,6 +192,7 @@ export async function startJobs(
     await work(QUEUES.dataTape, CASE_EXPORT_RETRY.retryLimit, 1);
     await work(QUEUES.dataTapeFailed);
   }
+  if (options.webhooks) await work(QUEUES.webhookSend, 0, 1);
   if (options.schedules) {
     await work(QUEUES.overdueSweep);
     await boss.schedule(QUEUES.overdueSweep, '* * * * *');
@@ -187,6 +201,10 @@ export async function startJobs(
     await work(QUEUES.rateLimitSweep);
     await boss.schedule(QUEUES.rateLimitSweep, '* * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
+    if (options.webhooks) {
+      await work(QUEUES.webhookSweep);
+      await boss.schedule(QUEUES.webhookSweep, '* * * * *');
+    }
   }
 
   return {

@@ -106,6 +106,13 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
     htmlEn: `<p>Hello {{applicantFirstName}},</p><p>We no longer need you to correct your application <strong>{{caseNumber}}</strong>. You do not have to do anything; its review goes on.</p>${link('See your application')}${sign}`,
     htmlEs: `<p>Hola {{applicantFirstName}}:</p><p>Ya no necesitamos que corrija su solicitud <strong>{{caseNumber}}</strong>. No tiene que hacer nada; su revisión sigue.</p>${link('Ver su solicitud')}${sign}`,
   },
+  webhook_disabled: {
+    name: 'Webhook turned off',
+    subjectEn: 'A webhook of {{programTitle}} was turned off',
+    subjectEs: 'Se desactivó un webhook de {{programTitle}}',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The webhook subscription to <strong>{{reason}}</strong> was turned off: its endpoint has not accepted a delivery for a day. Check the receiver, then turn the subscription on again and redeliver what it missed.</p>${link('Open the webhooks')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La suscripción de webhook a <strong>{{reason}}</strong> se desactivó: su destino no ha aceptado una entrega en un día. Revise el receptor, active de nuevo la suscripción y reenvíe lo que no recibió.</p>${link('Abrir los webhooks')}${sign}`,
+  },
   digest: {
     name: 'Daily digest',
     subjectEn: 'Your tasks and mentions today',

@@ -177,6 +177,45 @@ export async function notifyImport(trx: Trx, env: NotifyEnv, notice: ImportNotic
   return mailed.length;
 }
 
+/**
+ * A notice about the tenant rather than a case (a webhook subscription turned
+ * off): the bell's row for each recipient (`detail` says which) and, as each
+ * chose, the event's template by email with a link to `link`.
+ */
+export interface TenantNotice {
+  event: 'webhook_disabled';
+  entityId: number;
+  to: number[];
+  detail: string;
+  /** The page the mail's link opens (a path under PUBLIC_URL). */
+  link: string;
+}
+
+/** Tells the recipients of a tenant notice, in the caller's transaction. Returns how many messages were queued. */
+export async function notifyTenant(trx: Trx, env: NotifyEnv, notice: TenantNotice): Promise<number> {
+  const ids = [...new Set(notice.to)];
+  if (ids.length === 0) return 0;
+  const recipients = await recipientsOf(trx, notice.entityId, ids);
+  await insertNotifications(
+    trx,
+    recipients.map((r) => ({ entityId: notice.entityId, userId: r.id, kind: notice.event, caseId: null, commentId: null, byUserId: null, detail: notice.detail })),
+  );
+  const mailed = recipients.filter((r) => wantsEmail(r, notice.event));
+  if (mailed.length === 0) return 0;
+  const project = await programmeFacts(trx, notice.entityId);
+  for (const r of mailed) {
+    const mail = await renderTemplate(trx, notice.entityId, notice.event, r.language, {
+      recipientName: r.name,
+      reason: notice.detail,
+      recordLink: `${env.publicUrl}${notice.link}`,
+      programTitle: project.title,
+      supportPhone: project.supportPhone,
+    });
+    await queueMail(trx, { entityId: notice.entityId, to: r.email, subject: mail.subject, html: mail.html, text: mail.text, userId: r.id, event: notice.event }, env.smtpConfigured);
+  }
+  return mailed.length;
+}
+
 /** Saves the actor's own choice of email events and digest. */
 export async function setPreferences(db: Db, actor: Actor, prefs: NotificationPreferences): Promise<NotificationPreferences> {
   const emailEvents = [...new Set(prefs.emailEvents)];

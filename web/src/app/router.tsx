@@ -59,6 +59,7 @@ const CorrectionPage = lazyPage(() => import('../features/cases/case/CorrectionP
 const ApplicationSettingsPage = lazyPage(() => import('../features/settings/ApplicationSettingsPage.js'));
 const CalendarSettings = lazyPage(() => import('../features/settings/CalendarSettings.js'));
 const OutboxPage = lazyPage(() => import('../features/mail/OutboxPage.js'));
+const WebhooksPage = lazyPage(() => import('../features/webhooks/WebhooksPage.js'));
 const PrintTemplatesPage = lazyPage(() => import('../features/printing/PrintTemplatesPage.js'));
 const GalleryPage = lazyPage(() => import('../features/gallery/GalleryPage.js'));
 const RegisterProjectPage = lazyPage(() => import('../features/gallery/RegisterProjectPage.js'));
@@ -146,6 +147,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/reportes/data-tape', element: <DataTapePage />, handle: page('dataTape.title', 'reporte_data_tape') },
           { path: '/configuracion', element: <ApplicationSettingsPage />, handle: page('appSettings.title', 'menu_configuracion') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
+          { path: '/configuracion/webhooks', element: <WebhooksPage />, handle: page('webhooks.title', 'menu_configuracion') },
           { path: '/configuracion/correos', element: <OutboxPage />, handle: page('outbox.title', 'reenviarcorreos') },
           // The platform operator's (RequireOperator in the pages: no tenant target grants them).
           { path: '/crear-entidad', element: <AgenciesPage />, handle: page('agencies.list.title') },

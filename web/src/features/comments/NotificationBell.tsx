@@ -16,7 +16,8 @@ import { type AppNotification, useMarkNotificationsRead, useNotifications } from
  * The bell of the top bar: how many notifications are unread, and a menu of
  * them (a task event links to its task, tasks of an import to the pending
  * tasks, a finished import to the imports, an application returned for
- * correction to its correction page, anything else to its case;
+ * correction to its correction page, a webhook turned off to the webhooks
+ * page, anything else to its case;
  * opened, it is marked read), and the way to the email settings. Hidden
  * when the notifications cannot be read.
  */
@@ -47,6 +48,7 @@ export function NotificationBell() {
   const target = (n: AppNotification) => {
     if (n.kind === 'tasks_imported') return '/pendings';
     if (n.kind === 'import_done') return '/cases/imports';
+    if (n.kind === 'webhook_disabled') return '/configuracion/webhooks';
     // An application returned by staff (not by a protocol task) opens its correction page.
     if (n.kind === 'case_returned' && !n.taskId && n.caseId) return `/cases/${n.caseId}/correct`;
     return n.taskId && n.kind !== 'mention' ? `/tasks/${n.taskId}` : n.caseId ? `/cases/${n.caseId}` : null;
