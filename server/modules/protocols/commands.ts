@@ -19,18 +19,24 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import type { Actor, Doer } from '../acl/policy.js';
 import { insertForm } from '../forms/repo.js';
+import { BPMN_UNSUPPORTED_PREFIX } from '../../../core/api/protocolBpmn.js';
+import { protocolToBpmn } from './bpmn-export.js';
+import { BpmnFileError, type BpmnNote, convertBpmn, readBpmnFile, readUpload } from './bpmn-import.js';
 import {
   addProtocolVersion,
   assertMainForm,
+  bpmnExportSource,
   currentFormVersions,
   findProtocol,
   formCodesOf,
+  formIdsByCode,
   insertProtocol,
   knownIds,
   lockProtocol,
   markFormVersionsInUse,
   type ProtocolBody,
   knownRoleCodes,
+  replaceDraft,
   responsiblesByName,
   templateEvents,
   updateProtocol,
@@ -171,5 +177,109 @@ export async function importProtocol(db: Db, actor: Actor, f: ProtocolFile, lang
       { code: p.code, name: p.name, nameEn: p.nameEn, description: p.description, caseType: p.caseType, public: p.public, mainFormId: newIds.get(p.mainForm) as number, publicPage: p.publicPage },
       checked,
     );
+  });
+}
+
+// ---------------------------------------------------------------- BPMN 2.0
+
+/** A version of a protocol (the draft without `version`) as BPMN 2.0 XML, with the file name to give it. */
+export async function exportProtocolBpmn(db: Db, actor: Actor, id: number, version: number | undefined, lang: Lang): Promise<{ fileName: string; xml: string }> {
+  const { protocol, definition, names } = await bpmnExportSource(db, actor, id, version);
+  const xml = await protocolToBpmn(
+    definition,
+    { formCode: (x) => names.forms.get(x), teamName: (x) => names.teams.get(x), userEmail: (x) => names.users.get(x) },
+    { code: protocol.code, name: protocol.name, endName: translate(lang, 'bpmn.endEvent') },
+  );
+  return { fileName: `${protocol.code}-${version === undefined ? 'draft' : `v${version}`}.bpmn`, xml };
+}
+
+type Detail = { path: string; message: string };
+
+/** A file refused as a whole: 413 past the size cap, 400 otherwise, naming the reason. */
+function fileError(e: BpmnFileError, lang: Lang): AppError {
+  const detail = [{ path: 'file', message: translate(lang, `bpmn.file.${e.reason}`, e.params) }];
+  return new AppError(e.reason === 'tooLarge' ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION', {}, detail);
+}
+
+const described = (notes: BpmnNote[], lang: Lang, prefix = ''): Detail[] => notes.map((n) => ({ path: `${prefix}${n.id}`, message: translate(lang, n.reason, n.params) }));
+
+/**
+ * Makes a BPMN 2.0 file the draft of a protocol of the actor's tenant (a new
+ * version once published; running cases keep theirs). All of it or nothing,
+ * in one transaction: a file that cannot be read is 400 (413 past the size
+ * cap); one with problems, or with elements the engine cannot run and no
+ * `drop`, is 422 naming every element (those that `drop` would leave out as
+ * `unsupported.<id>`). Returns what was dropped.
+ */
+export async function importProtocolBpmn(
+  db: Db,
+  actor: Actor,
+  id: number,
+  /** The file: its bytes, or the request's body, read up to the size cap. */
+  file: Uint8Array | AsyncIterable<Uint8Array | string>,
+  options: { drop: boolean; lang: Lang },
+): Promise<Array<{ id: string; type: string; message: string }>> {
+  const { lang } = options;
+  let converted: ReturnType<typeof convertBpmn>;
+  try {
+    const bytes = file instanceof Uint8Array ? file : await readUpload(file);
+    await findProtocol(db, actor, id);
+    converted = convertBpmn(await readBpmnFile(bytes));
+  } catch (e) {
+    if (e instanceof BpmnFileError) throw fileError(e, lang);
+    throw e;
+  }
+  const unsupported = described(converted.unsupported, lang, BPMN_UNSUPPORTED_PREFIX);
+  const refuse = (problems: Detail[]) => new AppError('UNPROCESSABLE', {}, [...problems, ...unsupported]);
+  if (converted.problems.length) throw refuse(described(converted.problems, lang));
+
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockProtocol(trx, actor, id);
+    // Forms by code, teams by name, users by email, in the actor's tenant.
+    const formCodes = [...new Set(converted.tasks.flatMap((t) => (t.form === null ? [] : [t.form])))];
+    const [forms, { teamsByName, usersByEmail }] = await Promise.all([formIdsByCode(trx, actor, formCodes), responsiblesByName(trx, actor)]);
+    const problems: BpmnNote[] = [];
+    const tasks = converted.tasks.map((t) => {
+      const at = { id: t.elementId, type: 'bpmn:userTask' };
+      let formId: number | null = null;
+      if (t.form !== null) {
+        formId = forms.get(t.form) ?? null;
+        if (formId === null) problems.push({ ...at, reason: 'bpmn.unknownForm', params: { id: t.elementId, form: t.form } });
+      }
+      let responsible: Record<string, unknown> = t.responsible;
+      if (t.responsible.kind === 'team') {
+        const teamId = teamsByName.get(t.responsible.team);
+        if (teamId === undefined) problems.push({ ...at, reason: 'bpmn.unknownTeam', params: { id: t.elementId, team: t.responsible.team } });
+        responsible = { kind: 'team', teamId };
+      } else if (t.responsible.kind === 'user') {
+        const userId = usersByEmail.get(t.responsible.email.toLowerCase());
+        if (userId === undefined) problems.push({ ...at, reason: 'bpmn.unknownUser', params: { id: t.elementId, email: t.responsible.email } });
+        responsible = { kind: 'user', userId };
+      }
+      const { elementId: _element, form: _form, ...rest } = t;
+      return { ...rest, formId, responsible };
+    });
+    if (problems.length) throw refuse(described(problems, lang));
+
+    // What the file does not say about the main form's fields stays as the draft has it.
+    const current = locked.draft as ProtocolDefinition;
+    const settings = converted.settings ?? { duplicateFields: current.duplicateFields ?? [], requiredDocumentsField: current.requiredDocumentsField ?? null, pendingColumns: current.pendingColumns };
+    let def: ProtocolDefinition;
+    try {
+      def = parseProtocolDefinition({ start: converted.start, tasks, ...settings });
+    } catch (e) {
+      if (!(e instanceof ProtocolDefinitionError)) throw e;
+      const elementOf = new Map(converted.tasks.map((t) => [t.code, t.elementId]));
+      throw refuse(
+        e.problems.map((p) => {
+          const code = /^tasks\.([^.]+)/.exec(p.path)?.[1];
+          const element = (code && elementOf.get(code)) || p.path;
+          return { path: element, message: translate(lang, 'bpmn.inElement', { id: element, message: { key: p.reason, params: p.params } }) };
+        }),
+      );
+    }
+    if (unsupported.length && !options.drop) throw new AppError('UNPROCESSABLE', {}, unsupported);
+    await replaceDraft(trx, actor, id, await checkProtocolDefinition(trx, actor, def, lang));
+    return converted.unsupported.map((u) => ({ id: u.id, type: u.type, message: translate(lang, u.reason, u.params) }));
   });
 }

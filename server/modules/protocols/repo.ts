@@ -300,3 +300,50 @@ export async function protocolFile(db: Db, actor: Actor, id: number) {
     },
   };
 }
+
+// ---------------------------------------------------------------- BPMN
+
+/**
+ * A version's definition (the draft without `version`) with the names of what
+ * it points at: form codes, team names, user emails. NOT_FOUND for another
+ * tenant's protocol or a version it does not have.
+ */
+export async function bpmnExportSource(db: Db, actor: Actor, id: number, version: number | undefined) {
+  const p = await findProtocol(db, actor, id);
+  let def = p.draft as ProtocolDefinition;
+  if (version !== undefined) {
+    const v = await db.selectFrom('protocol_versions').where('protocol_id', '=', p.id).where('entity_id', '=', actor.entityId).where('version', '=', version).select('definition').executeTakeFirst();
+    if (!v) throw new AppError('NOT_FOUND');
+    def = v.definition as ProtocolDefinition;
+  }
+  const formIds = [...new Set(def.tasks.flatMap((t) => (t.formId === null ? [] : [t.formId])))];
+  const teamIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'team' ? [t.responsible.teamId] : [])))];
+  const userIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'user' ? [t.responsible.userId] : [])))];
+  const [forms, teams, users] = await Promise.all([
+    formIds.length ? db.selectFrom('forms').where('entity_id', '=', actor.entityId).where('id', 'in', formIds).select(['id', 'code']).execute() : [],
+    teamIds.length ? db.selectFrom('teams').where('entity_id', '=', actor.entityId).where('id', 'in', teamIds).select(['id', 'name']).execute() : [],
+    userIds.length ? db.selectFrom('users').where('entity_id', '=', actor.entityId).where('id', 'in', userIds).select(['id', 'email']).execute() : [],
+  ]);
+  return {
+    protocol: { code: p.code, name: p.name, nameEn: p.name_en },
+    definition: def,
+    names: {
+      forms: new Map(forms.map((f) => [f.id, f.code])),
+      teams: new Map(teams.map((x) => [x.id, x.name])),
+      users: new Map(users.map((x) => [x.id, x.email])),
+    },
+  };
+}
+
+/** The tenant's forms by code. */
+export async function formIdsByCode(db: Executor, doer: Doer, codes: string[]): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db.selectFrom('forms').where('entity_id', '=', doer.entityId).where('code', 'in', codes).select(['id', 'code']).execute();
+  return new Map(rows.map((r) => [r.code, r.id]));
+}
+
+/** Replaces the draft of a protocol locked by lockProtocol; its settings stay as they are. */
+export async function replaceDraft(trx: Trx, doer: Doer, id: number, draft: ProtocolDefinition): Promise<void> {
+  const res = await trx.updateTable('protocols').set({ draft: JSON.stringify(draft), updated_at: new Date() }).where('id', '=', id).where('entity_id', '=', doer.entityId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new AppError('NOT_FOUND');
+}

@@ -1,15 +1,17 @@
 /**
  * Protocols: the workflows cases follow. The list (with the public URL), the
  * draft editor's API, publishing (frozen versions), export to one JSON file
- * with its forms, import (validated, all or nothing), and the tasks of a
- * protocol grouped by state.
+ * with its forms, import (validated, all or nothing), a version as BPMN 2.0
+ * and a BPMN 2.0 file as the draft, and the tasks of a protocol grouped by
+ * state.
  *
  * Each handler declares its target, parses with schema.ts, calls repo.ts (to
  * read) or commands.ts (to change), and presents the answer. No SQL here.
  */
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '../../errors.js';
 import { actorOf } from '../../plugins/session.js';
-import { createProtocol, importProtocol, publishProtocol, saveProtocol } from './commands.js';
+import { createProtocol, exportProtocolBpmn, importProtocol, importProtocolBpmn, publishProtocol, saveProtocol } from './commands.js';
 import { deleteProtocol, listProtocols, protocolDetail, protocolFile, protocolTasks, taskOptions } from './repo.js';
 import * as s from './schema.js';
 
@@ -105,6 +107,52 @@ export const protocolRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(201).send(await protocolDetail(app.db, actor, urls, id));
     },
   );
+
+  app.get(
+    '/api/protocols/:id/bpmn',
+    {
+      config: { access: { target: 'wf_protocolos', action: 'export' } },
+      schema: { tags: ['protocols'], summary: 'A version of the protocol (the draft without `version`) as BPMN 2.0 XML', params: s.idParams, querystring: s.bpmnExportQuery },
+    },
+    async (request, reply) => {
+      const { fileName, xml } = await exportProtocolBpmn(app.db, actorOf(request), request.params.id, request.query.version, request.lang);
+      return reply.header('content-type', 'application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(xml);
+    },
+  );
+
+  // A BPMN file arrives as the raw body (XML), on this route only: any other route refuses one (415).
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    // The body stays a stream: the import reads it up to its size cap and stops there.
+    scope.addContentTypeParser(s.BPMN_CONTENT_TYPES, (_req, payload, done) => done(null, payload));
+    scope.post(
+      '/api/protocols/:id/bpmn',
+      {
+        config: { access: { target: 'wf_protocolos', action: 'update' } },
+        schema: {
+          tags: ['protocols'],
+          summary:
+            'Make a BPMN 2.0 file (the raw XML as the body, up to 5 MB) the draft: all of it or nothing. Elements the engine cannot run are refused (422, details `unsupported.<id>`) unless `dropUnsupported=true`',
+          params: s.idParams,
+          querystring: s.bpmnImportQuery,
+          response: { 200: s.bpmnImportResultSchema },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const body = request.body as (NodeJS.ReadableStream & AsyncIterable<Uint8Array>) | undefined;
+        if (!body || typeof body.pipe !== 'function') throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+        try {
+          const dropped = await importProtocolBpmn(app.db, actor, request.params.id, body, { drop: request.query.dropUnsupported, lang: request.lang });
+          return { ...(await protocolDetail(app.db, actor, urls, request.params.id)), dropped };
+        } catch (e) {
+          // A file refused half-way is not read to its end: the connection closes instead.
+          if (e instanceof AppError && e.code === 'PAYLOAD_TOO_LARGE') reply.header('connection', 'close');
+          throw e;
+        }
+      },
+    );
+  });
 
   app.get(
     '/api/protocols/:id/tasks',

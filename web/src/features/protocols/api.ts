@@ -10,11 +10,12 @@ import {
   type protocolTaskOptionsSchema,
   type protocolTasksSchema,
 } from '../../../../core/api/protocols.js';
+import { BPMN_UNSUPPORTED_PREFIX, type bpmnDroppedSchema } from '../../../../core/api/protocolBpmn.js';
 import type { Wire } from '../../../../core/api/wire.js';
 import { type ProtocolDefinition, TASK_MAIL_EVENTS, type TaskMailEvent } from '../../../../core/workflow/protocol.js';
 import { type ListPage, type ListParams, useListPage } from '../../components/table/listParams.js';
 import i18n from '../../i18n/index.js';
-import { ApiError, apiFetch, errorMessage } from '../../lib/api.js';
+import { ApiError, type ApiErrorDetail, apiDownload, apiFetch, errorMessage, saveBlob } from '../../lib/api.js';
 import { type MutationCallbacks, refreshAfter } from '../../lib/mutation.js';
 
 /*
@@ -245,4 +246,68 @@ export function useProtocolTaskOptions(enabled: boolean) {
     ) as Record<TaskMailEvent, TaskTemplateOption[] | null>;
     return { mailTemplates, roles: data ? data.roles : null };
   }, [data]);
+}
+
+// ---------------------------------------------------------------- BPMN 2.0
+/*
+ * The protocols' BPMN 2.0 routes (core/api/protocolBpmn.ts): a version (the
+ * draft without one) as XML, and a .bpmn file made the draft.
+ */
+
+export type BpmnDropped = z.infer<typeof bpmnDroppedSchema>;
+/** POST /api/protocols/:id/bpmn: the protocol with its new draft, and what of the file was left out. */
+export type BpmnImportResult = ProtocolDetail & { dropped: BpmnDropped[] };
+
+const bpmnPath = (protocolId: number | string, version?: number) => `/api/protocols/${encodeURIComponent(String(protocolId))}/bpmn${version === undefined ? '' : `?version=${version}`}`;
+
+/** Downloads a version of a protocol (the draft without `version`) as a .bpmn file. */
+export async function downloadProtocolBpmn(protocol: { id: number; code: string }, version?: number): Promise<void> {
+  const { blob, filename } = await apiDownload(bpmnPath(protocol.id, version));
+  saveBlob(blob, filename ?? `${protocol.code}.bpmn`);
+}
+
+/** The saved draft of a protocol as BPMN XML, for the diagram: under `protocolKeys.all`, so every save, publish or import refreshes it. */
+export function useProtocolBpmnXml(protocolId: number) {
+  return useQuery({
+    queryKey: [...protocolKeys.all, 'bpmn', protocolId],
+    queryFn: async () => (await apiDownload(bpmnPath(protocolId))).blob.text(),
+    retry: false,
+    meta: { silentError: true },
+  });
+}
+
+/**
+ * The elements a refused import names as ones the engine cannot run (422
+ * details `unsupported.<id>`), when they are all it names: the file can then
+ * be imported without them. Null for any other failure.
+ */
+export function unsupportedElements(error: unknown): ApiErrorDetail[] | null {
+  if (!(error instanceof ApiError) || error.status !== 422 || error.details.length === 0) return null;
+  if (!error.details.every((d) => d.path.startsWith(BPMN_UNSUPPORTED_PREFIX))) return null;
+  return error.details.map((d) => ({ path: d.path.slice(BPMN_UNSUPPORTED_PREFIX.length), message: d.message }));
+}
+
+export interface BpmnImport {
+  file: File;
+  /** Drop what the engine cannot run (the user accepted it) instead of refusing the file. */
+  drop: boolean;
+}
+
+/** Makes a .bpmn file the draft of a protocol. Errors are the caller's to show (the report of what cannot run is one). */
+export function useImportBpmn(protocolId: number, callbacks: MutationCallbacks<BpmnImportResult, BpmnImport> = {}) {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateProtocols();
+  return useMutation({
+    mutationFn: ({ file, drop }: BpmnImport) =>
+      apiFetch<BpmnImportResult>(`${bpmnPath(protocolId)}?dropUnsupported=${drop}`, { method: 'POST', body: file, headers: { 'content-type': 'application/xml' } }),
+    meta: { silentError: true },
+    onSuccess: async (result, variables) => {
+      const { dropped: _dropped, ...detail } = result;
+      // The editor loads its draft from the detail: the imported one replaces what it showed.
+      queryClient.setQueryData(protocolKeys.detail(String(protocolId)), detail);
+      await callbacks.onSuccess?.(result, variables);
+      await invalidate();
+    },
+    onError: callbacks.onError,
+  });
 }
