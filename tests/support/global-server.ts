@@ -16,7 +16,8 @@ export default async function setup(project: TestProject) {
   await ensureWebBuild(() => {});
   const dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'casebook-e2e-'));
   const port = await freePort();
-  const server = startServer({ DATA_DIR: dir, PORT: String(port), DEMO_HISTORY: 'on' });
+  // The webhooks journey's receiver listens on loopback: the operator's list lets deliveries reach it.
+  const server = startServer({ DATA_DIR: dir, PORT: String(port), DEMO_HISTORY: 'on', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
   await server.waitFor(/is running at/, 120_000);
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   return async () => {
