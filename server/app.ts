@@ -26,6 +26,7 @@ import { registerSession } from './plugins/session.js';
 import { registerReads } from './plugins/reads.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { aclRoutes } from './modules/acl/routes.js';
+import { sweepEndedSessions } from './modules/auth/sessions.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { masterRoutes } from './modules/masters/routes.js';
@@ -319,6 +320,10 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.overdueSweep]: async () => {
         const n = await sweepDeadlines(app.db, app.engine);
         if (n.reminded + n.overdue + n.escalated) app.log.info(n, 'deadlines: reminded, flagged overdue and escalated tasks');
+      },
+      [QUEUES.sessionSweep]: async () => {
+        const n = await sweepEndedSessions(app.db);
+        if (n) app.log.debug(`ended ${n} idle or expired session(s)`);
       },
       [QUEUES.rateLimitSweep]: async () => {
         const n = await sweepRateLimits(app.db);

@@ -27,6 +27,8 @@ export const QUEUES = {
   overdueSweep: 'overdue-sweep',
   /** Every minute: the request limits' ended windows are deleted (plugins/rate-limit-store.ts sweepRateLimits). */
   rateLimitSweep: 'rate-limit-sweep',
+  /** Every minute: sessions past their hours or idle too long are deleted; the delete tells every instance to close their sockets (migration 0014). */
+  sessionSweep: 'session-sweep',
   /** Every quarter hour: the daily digests of those whose 7:00 has come (notifications/commands.ts sendDigests). */
   digest: 'mail-digest',
   /**
@@ -142,7 +144,7 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true, ...MAIL_JOB });
   // createQueue leaves an existing queue as it was: a database made before the heartbeat gets it here.
   await boss.updateQueue(QUEUES.mailSend, MAIL_JOB);
-  for (const sweep of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep]) {
+  for (const sweep of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.sessionSweep]) {
     await boss.createQueue(sweep, { policy: 'singleton', ...SWEEP_JOB });
     await boss.updateQueue(sweep, SWEEP_JOB);
   }
@@ -200,6 +202,8 @@ export async function startJobs(
     await boss.schedule(QUEUES.digest, '*/15 * * * *');
     await work(QUEUES.rateLimitSweep);
     await boss.schedule(QUEUES.rateLimitSweep, '* * * * *');
+    await work(QUEUES.sessionSweep);
+    await boss.schedule(QUEUES.sessionSweep, '* * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
     if (options.webhooks) {
       await work(QUEUES.webhookSweep);

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/support/app.js';
 import { makeEntity, makeUser } from '../../../tests/support/factories.js';
 import { hashToken } from './tokens.js';
-import { createSession, liveSessionTokens } from './sessions.js';
+import { createSession, sweepEndedSessions } from './sessions.js';
 
 /**
- * The realtime instance's minute recheck of its sockets (realtime/server.ts)
- * asks which of their sessions still stand, all at once: idle, past its
- * hours, a blocked or locked user, a closed tenant or an unknown token are
- * not; reading does not keep a session alive.
+ * The `session-sweep` job ends, once a minute, the sessions that ended
+ * without a word (idle, past their hours, a blocked or locked user, a closed
+ * tenant); each delete tells every instance to close the session's sockets.
+ * A live session is left as it was.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('liveSessionTokens', () => {
-  it('keeps only the sessions that stand, in one call, without touching them', async () => {
+describe('sweepEndedSessions', () => {
+  it('deletes the sessions that ended and leaves the live one untouched', async () => {
     const entity = await makeEntity(t.db);
     const closed = await makeEntity(t.db);
     const person = await makeUser(t.db, entity.id);
@@ -33,10 +33,11 @@ describe('liveSessionTokens', () => {
     const others = [await createSession(t.db, blocked.id, null, 3600), await createSession(t.db, locked.id, null, 3600), await createSession(t.db, elsewhere.id, null, 3600)];
     const seen = await t.db.selectFrom('sessions').where('token_hash', '=', hashToken(live)).select('last_seen_at').executeTakeFirstOrThrow();
 
-    const answer = await liveSessionTokens(t.db, [live, idle, old, ...others, 'x'.repeat(43), 'short']);
-    expect([...answer]).toEqual([live]);
+    const hashes = [live, idle, old, ...others].map(hashToken);
+    expect(await sweepEndedSessions(t.db)).toBeGreaterThanOrEqual(5);
+    const left = await t.db.selectFrom('sessions').where('token_hash', 'in', hashes).select('token_hash').execute();
+    expect(left.map((r) => r.token_hash)).toEqual([hashToken(live)]);
     const after = await t.db.selectFrom('sessions').where('token_hash', '=', hashToken(live)).select('last_seen_at').executeTakeFirstOrThrow();
     expect(after.last_seen_at).toEqual(seen.last_seen_at);
-    expect(await liveSessionTokens(t.db, [])).toEqual(new Set());
   });
 });

@@ -22,7 +22,7 @@ import {
 import { poolOf } from '../../db/pool.js';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../acl/policy.js';
-import { actorForToken, liveSessionTokens, SESSION_COOKIE } from '../auth/sessions.js';
+import { actorForToken, SESSION_COOKIE } from '../auth/sessions.js';
 import { ChangeListener } from './changes.js';
 import { SocketBudget } from './limits.js';
 import { mayJoin, personalRooms } from './policy.js';
@@ -36,9 +36,6 @@ interface SocketData {
   showing: Record<string, string>;
 }
 type AppSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
-
-/** How often a socket's session is checked again without a request. */
-const RECHECK_MS = 60_000;
 
 export interface Realtime {
   io: Server;
@@ -243,29 +240,10 @@ export function attachRealtime(app: FastifyInstance): Realtime {
     });
   });
 
-  /**
-   * Once a minute, this instance's sockets whose session has ended without a
-   * word (idle, past its hours; an ended session or a blocked user is told at
-   * once through the change listener) are disconnected: one query for them
-   * all, not one per socket. A database out of reach keeps them for now.
-   */
-  const recheck = setInterval(async () => {
-    const sockets = [...io.of('/').sockets.values()] as AppSocket[];
-    if (!sockets.length) return;
-    const live = await liveSessionTokens(app.db, [...new Set(sockets.map((s) => s.data.token))]).catch((err) => {
-      log.warn({ err }, 'realtime: sessions not rechecked (database away); the sockets stay for now');
-      return null;
-    });
-    if (!live) return;
-    for (const s of sockets) if (!live.has(s.data.token)) s.disconnect(true);
-  }, RECHECK_MS);
-  recheck.unref();
-
   const listener = new ChangeListener(pool, io, log);
   return {
     io,
     async close() {
-      clearInterval(recheck);
       // Not io.close(): that would close the HTTP server, which Fastify closes itself.
       await listener.close();
       // This instance's sockets only: through the adapter, io.disconnectSockets() would close every instance's.
