@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ADHOC_TASK_CODE } from './adhoc.js';
 import { checkCondition } from '../forms/expr.js';
+import { PARTY_ROLES } from '../parties.js';
 
 export const EXPIRATION_UNITS = ['calendar', 'business'] as const;
 export type ExpirationUnit = (typeof EXPIRATION_UNITS)[number];
@@ -46,6 +47,10 @@ export const taskTemplateSchema = z.object({
    * still open. Absent: the leaders only.
    */
   escalation: z.object({ role: z.string().trim().min(1).max(63), afterDays: z.number().int().min(0).max(365).default(1) }).optional(),
+  /** Issue 23: this task sets the case's award (its accept carries the award, checked against the protocol's `awardCaps`). */
+  award: z.boolean().optional(),
+  /** Issue 23: this task may be accepted only once the party of that role has submitted their form (or the protocol's deadline for them passed). */
+  waitsForParty: z.enum(PARTY_ROLES).optional(),
   /** 'all': wait until every predecessor that has started is accepted. */
   join: z.enum(['any', 'all']).default('any'),
   onAccept: z.array(z.object({ to: code, when: z.string().max(2000).optional() })).max(20).default([]),
@@ -68,6 +73,37 @@ export const protocolDefinitionSchema = z.object({
       thirdParty: z.string().max(63).nullable().default(null),
     })
     .default({ requireIncome: [], section8: null, thirdParty: null }),
+  /**
+   * Issue 23: the parties a case of this protocol invites (those named in the
+   * main form's "party" fields), each role's own form, the attestation the
+   * party signs, the days they have, reminders, and whether the programme may
+   * pay the tenant directly once that deadline passed.
+   */
+  parties: z
+    .array(
+      z.object({
+        role: z.enum(PARTY_ROLES),
+        formId: z.number().int().positive().nullable().default(null),
+        formVersionId: z.number().int().positive().optional(),
+        attestation: z.object({ en: z.string().trim().max(4000).default(''), es: z.string().trim().max(4000).default('') }).default({ en: '', es: '' }),
+        deadlineDays: z.number().int().min(1).max(365).default(14),
+        remindEveryDays: z.number().int().min(1).max(60).nullable().default(3),
+        payTenantAfterDeadline: z.boolean().default(false),
+      }),
+    )
+    .max(PARTY_ROLES.length)
+    .default([]),
+  /** Issue 23: the most an award may give (amounts in cents); null: no award on this protocol. */
+  awardCaps: z
+    .object({
+      maxArrearsMonths: z.number().int().min(0).max(60).default(12),
+      maxAheadMonths: z.number().int().min(0).max(24).default(3),
+      maxMonthlyRent: z.number().int().min(0).max(100_000_00).nullable().default(null),
+      maxUtilities: z.number().int().min(0).max(100_000_00).default(0),
+      maxTotal: z.number().int().min(0).max(1_000_000_00),
+    })
+    .nullable()
+    .default(null),
   /** The main form's version, frozen at publishing. */
   mainFormVersionId: z.number().int().positive().optional(),
 });

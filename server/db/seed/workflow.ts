@@ -97,6 +97,8 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
 
   const definition: ProtocolDefinition = {
     start: ['intake'],
+    parties: [],
+    awardCaps: null,
     duplicateFields: ['documentType', 'documentNumber'],
     requiredDocumentsField: null,
     pendingColumns: { requireIncome: ['noincome_require_zipcode'], section8: 'housing_assistance', thirdParty: 'working_third_party' },

@@ -38,7 +38,7 @@ const detailWith = (tasks: TaskTemplate[]): ProtocolDetail => ({
   cases: 0,
   publicUrl: '',
   publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
-  definition: { start: ['intake'], tasks, duplicateFields: [], requiredDocumentsField: null, pendingColumns: { requireIncome: [], section8: null, thirdParty: null } },
+  definition: { start: ['intake'], tasks, duplicateFields: [], requiredDocumentsField: null, pendingColumns: { requireIncome: [], section8: null, thirdParty: null }, parties: [], awardCaps: null },
   versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
   changedSincePublished: false,
 });

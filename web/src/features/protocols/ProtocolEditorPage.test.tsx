@@ -38,6 +38,8 @@ const detail: ProtocolDetail = {
   publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
   definition: {
     start: ['intake'],
+    parties: [],
+    awardCaps: null,
     tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })],
     duplicateFields: [],
     requiredDocumentsField: null,

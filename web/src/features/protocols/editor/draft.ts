@@ -2,7 +2,7 @@ import { type ProtocolDefinition, ProtocolDefinitionError, parseProtocolDefiniti
 import type { ApiErrorDetail } from '../../../lib/api.js';
 
 export function emptyDefinition(): ProtocolDefinition {
-  return { start: [], tasks: [], duplicateFields: [], requiredDocumentsField: null, pendingColumns: { requireIncome: [], section8: null, thirdParty: null } };
+  return { start: [], tasks: [], duplicateFields: [], requiredDocumentsField: null, pendingColumns: { requireIncome: [], section8: null, thirdParty: null }, parties: [], awardCaps: null };
 }
 
 /** A stored definition with the defaults the editor relies on. */
