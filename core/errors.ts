@@ -118,6 +118,46 @@ export const errorCatalog = {
   REGISTRATION_USED: { status: 410, key: 'agencies.errors.linkUsed' },
   REGISTRATION_EXPIRED: { status: 410, key: 'agencies.errors.linkExpired' },
   AGENCY_OWN: { status: 409, key: 'agencies.errors.ownAgency' },
+  // awards and payments (issue 23)
+  /** An award over one of its protocol's caps: `{cap}` (its name), `{max}` and `{value}` (cents or months). Nothing written. */
+  AWARD_OVER_CAP: { status: 422, key: 'payments.errors.overCap' },
+  /** Accepting the task that sets the award without one. */
+  AWARD_REQUIRED: { status: 400, key: 'payments.errors.awardRequired' },
+  /** An award on a case whose protocol gives none (no caps). */
+  AWARD_NOT_OFFERED: { status: 422, key: 'payments.errors.notOffered' },
+  /** A new award for a case whose award is already in a batch or paid. */
+  AWARD_LOCKED: { status: 409, key: 'payments.errors.awardLocked' },
+  /** No PAYMENTS_KEY on this server: bank details can be neither saved nor read. */
+  PAYMENTS_KEY_MISSING: { status: 503, key: 'payments.errors.keyMissing' },
+  /** A batch with direct deposits exported before the programme's ACH settings were entered. */
+  ACH_SETTINGS_MISSING: { status: 422, key: 'payments.errors.achSettingsMissing' },
+  /** No approved award waits for a batch (up to the date, of the method). */
+  BATCH_EMPTY: { status: 422, key: 'payments.errors.batchEmpty' },
+  /** A batch marked paid again. */
+  BATCH_ALREADY_PAID: { status: 409, key: 'payments.errors.alreadyPaid' },
+  /** A batch marked paid before it was exported. */
+  BATCH_NOT_EXPORTED: { status: 409, key: 'payments.errors.notExported' },
+  /** A batch changed since the reader saw it (its version). */
+  STALE_BATCH: { status: 409, key: 'payments.errors.stale' },
+  /** A batch's NACHA file or check register asked of a batch without payments of that method: `{method}`. */
+  BATCH_NO_FILE: { status: 404, key: 'payments.errors.noFile' },
+  // parties (issue 23)
+  /** A party's invitation link already accepted (single use). */
+  PARTY_LINK_USED: { status: 410, key: 'parties.errors.linkUsed' },
+  /** A party's invitation link past its expiry, or the party's deadline gone. */
+  PARTY_LINK_EXPIRED: { status: 410, key: 'parties.errors.linkExpired' },
+  /** The applicant opening the link that invites another party of their own application. */
+  PARTY_IS_APPLICANT: { status: 409, key: 'parties.errors.isApplicant' },
+  /** A party's side submitted again (or saved after it was submitted). */
+  PARTY_ALREADY_SUBMITTED: { status: 409, key: 'parties.errors.alreadySubmitted' },
+  /** A party's side past their deadline: it can no longer be saved or submitted. */
+  PARTY_EXPIRED: { status: 409, key: 'parties.errors.expired' },
+  /** The attestation's typed name is not the party's: `{name}`. */
+  PARTY_ATTESTATION_NAME: { status: 422, key: 'parties.errors.attestationName' },
+  /** A task that waits for a party accepted before that party submitted or their deadline passed: `{role}` (translated). */
+  PARTY_NOT_SUBMITTED: { status: 409, key: 'parties.errors.notSubmitted' },
+  /** Resending an invitation to a party who already submitted, or of a case no longer open. */
+  PARTY_NOT_INVITABLE: { status: 409, key: 'parties.errors.notInvitable' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalog;

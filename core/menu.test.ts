@@ -8,11 +8,11 @@ const ids = (menu: MenuEntry[]) => menu.flatMap((e) => (e.kind === 'link' ? [e.i
 describe('buildMenu', () => {
   it('keeps the spec order with every target granted', () => {
     expect(ids(buildMenu({ ...open, targets: TARGETS }))).toEqual([
-      'cases', 'drafts', 'adminCases', 'pendings', 'tasks', 'reports', 'forms', 'masters',
+      'cases', 'drafts', 'adminCases', 'pendings', 'tasks', 'reports', 'payeeReport', 'payments', 'forms', 'masters',
       'protocols', 'teams', 'teamMembers', 'definitions',
       'dashboard:[comments,blockedUsers]',
       'permissions:[aclActions,aclModules,aclRoles,aclRules,aclUsers,serviceAccounts]',
-      'settings:[emailTemplates,application,printTemplates,calendar,webhooks,gallery,mailOutbox]',
+      'settings:[emailTemplates,application,printTemplates,calendar,webhooks,achSettings,gallery,mailOutbox]',
     ]);
   });
 

@@ -37,6 +37,9 @@ export const MENU: readonly MenuEntry[] = [
   link('pendings', '/pendings', 'menutareas'),
   link('tasks', '/tasks', 'wf_tareas'),
   link('reports', '/reportes', 'menuReportes'),
+  // Issue 23: the yearly payee report (beside the reports) and the payment batches.
+  link('payeeReport', '/reportes/beneficiarios', 'reporte_beneficiarios'),
+  link('payments', '/pagos', 'pagos'),
   link('forms', '/formularios', 'formularios'),
   link('masters', '/main', 'menu_maestros'),
   link('protocols', '/protocolos', 'wf_protocolos'),
@@ -78,6 +81,7 @@ export const MENU: readonly MenuEntry[] = [
       link('printTemplates', '/configuracion/plantillas', 'menu_configuracion'),
       link('calendar', '/configuracion/calendario', 'menu_configuracion'),
       link('webhooks', '/configuracion/webhooks', 'menu_configuracion'),
+      link('achSettings', '/configuracion/pagos', 'pagos'),
       link('gallery', '/vainilla-apps', 'menu_configuracion'),
       link('mailOutbox', '/configuracion/correos', 'reenviarcorreos'),
     ],

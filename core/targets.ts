@@ -9,6 +9,8 @@ export const TARGETS = [
   'application_comments_reports', 'user_comments_reports', 'reporte_data_tape',
   'menu_permisos', 'menu_maestros', 'menuReportes', 'acl_objetos', 'acl_acciones',
   'acl_usuarios', 'acl_roles', 'acl_reglas', 'aplicacionessimilares', 'historialaplicacion',
+  // Issue 23: payment batches, a payee's full bank details, the yearly payee report.
+  'pagos', 'pagos_cuentas', 'reporte_beneficiarios',
 ] as const;
 
 export type Target = (typeof TARGETS)[number];

@@ -49,6 +49,9 @@ import { printingRoutes } from './modules/printing/routes.js';
 import { printAttachment } from './modules/printing/commands.js';
 import { agencyRoutes } from './modules/agencies/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { partyRoutes } from './modules/parties/routes.js';
+import { sweepParties } from './modules/parties/commands.js';
+import { paymentRoutes } from './modules/payments/routes.js';
 import { sendDueDeliveries, WebhookKicker } from './modules/webhooks/deliver.js';
 import { poolOf } from './db/pool.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
@@ -216,6 +219,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(galleryRoutes);
   await app.register(agencyRoutes);
   await app.register(webhookRoutes);
+  await app.register(partyRoutes);
+  await app.register(paymentRoutes);
 
   const webDir = options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : undefined;
   if (webDir) {
@@ -320,6 +325,10 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.overdueSweep]: async () => {
         const n = await sweepDeadlines(app.db, app.engine);
         if (n.reminded + n.overdue + n.escalated) app.log.info(n, 'deadlines: reminded, flagged overdue and escalated tasks');
+      },
+      [QUEUES.partySweep]: async () => {
+        const n = await sweepParties(app.db, app.engine);
+        if (n.reminded + n.expired) app.log.info(n, 'parties: reminded and expired');
       },
       [QUEUES.sessionSweep]: async () => {
         const n = await sweepEndedSessions(app.db);

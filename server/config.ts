@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,6 +151,29 @@ export interface Config {
   files: { store: 'disk' | 'database' | 's3'; s3: S3Location | undefined };
   /** Webhooks: `allowHosts`, the private or loopback hosts deliveries may go to (WEBHOOK_ALLOW_HOSTS; empty: none). */
   webhooks: { allowHosts: string[] };
+  /**
+   * Payees' bank details are sealed with AES-256-GCM under `key` (PAYMENTS_KEY,
+   * 32 bytes as base64 or hex); `keyId` names it in each ciphertext. Unset:
+   * the embedded mode keeps a generated key in DATA_DIR; with DATABASE_URL,
+   * saving bank details answers 503 PAYMENTS_KEY_MISSING.
+   */
+  payments: { key: Buffer | undefined; keyId: string | undefined };
+}
+
+/** PAYMENTS_KEY -> 32 bytes: 64 hex digits or base64 of 32 bytes. The message never quotes the value (a secret). */
+export function parsePaymentsKey(raw: string | undefined): Config['payments'] {
+  const value = raw?.trim();
+  if (!value) return { key: undefined, keyId: undefined };
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) key = Buffer.from(value, 'hex');
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) key = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!key || key.length !== 32) throw new ConfigError('PAYMENTS_KEY', 'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)');
+  return { key, keyId: paymentsKeyId(key) };
+}
+
+/** A key's id: the first 8 hex digits of the SHA-256 of the key, so a ciphertext names the key that sealed it without revealing it. */
+export function paymentsKeyId(key: Buffer): string {
+  return createHash('sha256').update('casebook-payments-key-id').update(key).digest('hex').slice(0, 8);
 }
 
 /** An S3-compatible bucket (FILES_URL `s3://` or `s3+http://`). */
@@ -240,5 +264,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, terminal = Bool
     // Read apart from the schema above, whose messages quote the value: this one carries a secret.
     files: parseFilesUrl(present.FILES_URL, embedded),
     webhooks: { allowHosts: e.WEBHOOK_ALLOW_HOSTS ?? [] },
+    payments: parsePaymentsKey(present.PAYMENTS_KEY),
   };
 }

@@ -149,6 +149,8 @@ export const NOTIFICATION_KINDS = [
   'case_resubmitted',
   'correction_cancelled',
   'webhook_disabled',
+  // Issue 23: a case's party submitted their side (told to the staff working the case).
+  'party_submitted',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationSchema = z.object({

@@ -88,6 +88,8 @@ export const taskDetailSchema = taskItemSchema.extend({
   }),
   next: z.array(z.object({ code: z.string(), name: z.string(), when: z.string().nullable() })),
   onReject: z.union([z.object({ to: z.string(), name: z.string() }), z.object({ notEligible: z.literal(true) })]).nullable(),
+  /** Issue 23: this task sets the case's award (its template's `award: true`): the page shows the award panel and the accept carries `award`. */
+  award: z.boolean().optional(),
   actions: z.array(z.enum(TASK_ACTION_NAMES)),
 });
 

@@ -29,6 +29,10 @@ export const MAIL_EVENTS = [
   'case_resubmitted',
   'correction_cancelled',
   'webhook_disabled',
+  // Issue 23: a case's party is invited by link, reminded, and the staff told when they submit.
+  'party_invited',
+  'party_reminder',
+  'party_submitted',
 ] as const;
 export type MailEvent = (typeof MAIL_EVENTS)[number];
 

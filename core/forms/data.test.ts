@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_DATA_LIMITS, formDataSchema } from './data.js';
+import { FORM_DATA_LIMITS, formDataSchema, isEmptyPartyValue, isPartyValue, partyAnswers, partyText } from './data.js';
+import type { FieldDef } from './definition.js';
 
 const issues = (data: unknown) => {
   const r = formDataSchema.safeParse(data);
@@ -38,5 +39,33 @@ describe('form data as a request body', () => {
   it('keeps the size cap and the field-name length', () => {
     expect(issues({ note: 'x'.repeat(FORM_DATA_LIMITS.size) })).toEqual([':cases.errors.tooLarge']);
     expect(issues({ ['n'.repeat(64)]: 1 })).toHaveLength(1);
+  });
+});
+
+describe('party answers (issue 23)', () => {
+  const fields: FieldDef[] = [
+    { name: 'steps', type: 'stepper', label: 'S', children: [{ name: 'one', type: 'step', label: '1', children: [{ name: 'landlord', type: 'party', label: 'L', partyRole: 'landlord' }] }] },
+    { name: 'utilities', type: 'repeat', label: 'U', children: [{ name: 'company', type: 'party', label: 'C', partyRole: 'utility' }] },
+    { name: 'note', type: 'text', label: 'N' },
+  ];
+
+  it('lists each party a form names with the field it came from, inside steps and repeat rows', () => {
+    const data = {
+      landlord: { role: 'landlord', name: 'Larry', email: 'l@example.org', phone: null },
+      utilities: [{ company: { role: 'utility', name: 'Power', email: 'p@example.org', phone: '5551234567' } }, { company: '' }],
+      note: { role: 'landlord', name: 'not a party field', email: 'x@example.org' },
+    };
+    expect(partyAnswers(fields, data)).toEqual([
+      { field: 'landlord', role: 'landlord', name: 'Larry', email: 'l@example.org', phone: null },
+      { field: 'utilities.0.company', role: 'utility', name: 'Power', email: 'p@example.org', phone: '5551234567' },
+    ]);
+  });
+
+  it('shows a party as one line and tells a blank one', () => {
+    expect(partyText({ role: 'landlord', name: 'Larry', email: 'l@example.org', phone: null })).toBe('Larry <l@example.org>');
+    expect(isEmptyPartyValue({ name: ' ', email: '' })).toBe(true);
+    expect(isEmptyPartyValue({ name: 'L' })).toBe(false);
+    expect(isPartyValue({ role: 'landlord', name: 'L', email: 'l@x.org' })).toBe(true);
+    expect(isPartyValue({ role: 'butler', name: 'L', email: 'l@x.org' })).toBe(false);
   });
 });

@@ -6,12 +6,15 @@
  * field's path and a reason, so a bad form is refused when it is saved.
  */
 import { z } from 'zod';
+import { PARTY_ROLES, type PartyRole } from '../parties.js';
 import { checkCondition } from './expr.js';
 
 export const FIELD_TYPES = [
   'text', 'textarea', 'number', 'currency', 'email', 'phone', 'zip', 'date', 'datetime',
   'select', 'select_multiple', 'radio', 'checkbox', 'switch', 'master_select', 'select_multiple_external',
   'file', 'repeat', 'stepper', 'step', 'static',
+  // Issue 23: another party of the case (a landlord, a utility ...): { role, name, email, phone }.
+  'party',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -67,6 +70,8 @@ export interface FieldDef {
   /** file: accepted extensions without the dot, and the size cap. */
   accept?: string[];
   maxSizeMb?: number;
+  /** party: the role every answer of this field names (absent: the person filling it chooses one of PARTY_ROLES). */
+  partyRole?: PartyRole;
   children?: FieldDef[];
   minRows?: number;
   maxRows?: number;
@@ -99,6 +104,7 @@ const fieldSchema: z.ZodType<FieldDef> = z.lazy(() =>
     external_url: z.string().max(2000).optional(),
     accept: z.array(z.string().regex(/^[a-z0-9]{1,10}$/)).max(30).optional(),
     maxSizeMb: z.number().positive().max(1024).optional(),
+    partyRole: z.enum(PARTY_ROLES).optional(),
     children: z.array(fieldSchema).max(MAX_FIELDS).optional(),
     minRows: z.number().int().min(0).max(10_000).optional(),
     maxRows: z.number().int().min(1).max(10_000).optional(),

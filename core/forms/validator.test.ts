@@ -204,3 +204,41 @@ describe('form definitions', () => {
     expect(problems([f('a', 'text', { minLength: 5, maxLength: 2 })])).toEqual(['fields.a:forms.def.badBounds']);
   });
 });
+
+describe('a "party" field (issue 23)', () => {
+  const landlord = f('landlord', 'party', { partyRole: 'landlord', required: true });
+  const anyone = f('other', 'party');
+
+  it('is refused by the definition check with an unknown fixed role', () => {
+    expect(() => parseFormDefinition({ name: 'F', fields: [landlord, anyone] })).not.toThrow();
+    expect(() => parseFormDefinition({ name: 'F', fields: [{ ...landlord, partyRole: 'butler' }] })).toThrow(FormDefinitionError);
+  });
+
+  it('keeps role, name, email and phone; the field fixes the role, or the person chooses one', () => {
+    const r = validateForm({ fields: [landlord, anyone] }, {
+      landlord: { name: '  Larry Landlord ', email: ' larry@example.org ', phone: '(555) 123-4567' },
+      other: { role: 'utility', name: 'City Power', email: 'billing@power.example.org' },
+    });
+    expect(r).toEqual({
+      success: true,
+      data: {
+        landlord: { role: 'landlord', name: 'Larry Landlord', email: 'larry@example.org', phone: '5551234567' },
+        other: { role: 'utility', name: 'City Power', email: 'billing@power.example.org', phone: null },
+      },
+    });
+  });
+
+  it('checks the email, the phone, the name and the role, each at its own path', () => {
+    expect(issuesOf([landlord], { landlord: { name: 'L', email: 'not-an-email' } })).toEqual(['landlord.email:validation.invalidEmail']);
+    expect(issuesOf([landlord], { landlord: { name: 'L', email: 'l@example.org', phone: '123' } })).toEqual(['landlord.phone:validation.invalidPhone']);
+    expect(issuesOf([landlord], { landlord: { email: 'l@example.org' } })).toEqual(['landlord.name:validation.required']);
+    expect(issuesOf([landlord], { landlord: { role: 'utility', name: 'L', email: 'l@example.org' } })).toEqual(['landlord.role:validation.chooseOption']);
+    expect(issuesOf([anyone], { other: { role: 'butler', name: 'B', email: 'b@example.org' } })).toEqual(['other.role:validation.chooseOption']);
+    expect(issuesOf([anyone], { other: 'Larry' })).toEqual(['other:validation.invalidValue']);
+  });
+
+  it('left blank it is empty: required says so, optional keeps nothing', () => {
+    expect(issuesOf([landlord], { landlord: { name: '', email: ' ', phone: null } })).toEqual(['landlord:validation.required']);
+    expect(validateForm({ fields: [anyone] }, { other: { role: 'utility', name: '', email: '' } })).toEqual({ success: true, data: {} });
+  });
+});

@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { type FieldDef, type FormDefinition, isSafePattern, VALUELESS_TYPES } from './definition.js';
+import { PARTY_ROLES } from '../parties.js';
+import { isEmptyPartyValue, type PartyValue } from './data.js';
 import { compileCondition, isEmpty } from './expr.js';
 
 export interface ValidationIssue {
@@ -103,11 +105,12 @@ function isVisible(field: FieldDef, scopeValues: Values, root: Values, ctx: Vali
 }
 
 function validateField(field: FieldDef, raw: unknown, root: Values, path: string, ctx: ValidatorContext, issues: ValidationIssue[]): unknown {
-  const fail = (key: string, params?: Record<string, unknown>) => {
-    issues.push(params ? { path, key, params } : { path, key });
+  const fail = (key: string, params?: Record<string, unknown>) => failAt(path, key, params);
+  const failAt = (at: string, key: string, params?: Record<string, unknown>) => {
+    issues.push(params ? { path: at, key, params } : { path: at, key });
     return undefined;
   };
-  const empty = isEmpty(raw) || (field.type === 'checkbox' && raw === false);
+  const empty = isEmpty(raw) || (field.type === 'checkbox' && raw === false) || (field.type === 'party' && isEmptyPartyValue(raw));
   if (empty) {
     if (field.type === 'repeat' && (field.minRows ?? 0) > 0) return fail('validation.minRows', { min: field.minRows });
     if (field.required) {
@@ -189,6 +192,28 @@ function validateField(field: FieldDef, raw: unknown, root: Values, path: string
         if (field.maxSizeMb && typeof size === 'number' && size > field.maxSizeMb * 1024 * 1024) return fail('validation.fileSize', { max: field.maxSizeMb });
       }
       return files.map((f) => ({ id: (f as FileRef).id, name: (f as FileRef).name, ...(typeof (f as FileRef).size === 'number' ? { size: (f as FileRef).size } : {}) }));
+    }
+    case 'party': {
+      // Another party of the case: their role (fixed by the field, or chosen), name, email and, optionally, phone.
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('validation.invalidValue');
+      const v = raw as Record<string, unknown>;
+      const role = field.partyRole ?? v.role;
+      if (typeof role !== 'string' || !(PARTY_ROLES as readonly string[]).includes(role) || (field.partyRole && v.role !== undefined && v.role !== null && v.role !== '' && v.role !== field.partyRole)) {
+        return failAt(`${path}.role`, 'validation.chooseOption');
+      }
+      const name = typeof v.name === 'string' ? v.name.trim() : '';
+      if (!name) return failAt(`${path}.name`, 'validation.required');
+      if (name.length > 200) return failAt(`${path}.name`, 'validation.maxLength', { max: 200 });
+      const email = typeof v.email === 'string' ? v.email.trim() : '';
+      if (email.length > 254 || !EMAIL.test(email)) return failAt(`${path}.email`, 'validation.invalidEmail');
+      let phone: string | null = null;
+      if (!isEmpty(v.phone)) {
+        const digits = typeof v.phone === 'string' || typeof v.phone === 'number' ? String(v.phone).replace(/[\s().+-]/g, '') : '';
+        if (!/^\d+$/.test(digits) || digits.length !== PHONE_DIGITS) return failAt(`${path}.phone`, 'validation.invalidPhone');
+        phone = digits;
+      }
+      const value: PartyValue = { role: role as PartyValue['role'], name, email, phone };
+      return value;
     }
     case 'repeat': {
       if (!Array.isArray(raw)) return fail('validation.invalidValue');

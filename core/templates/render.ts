@@ -37,6 +37,8 @@ export const PLACEHOLDERS = [
   'taskList',
   'count',
   'fileName',
+  // Issue 23: the party's role in the case (landlord, utility ...), in the mail's language.
+  'partyRole',
 ] as const;
 export type PlaceholderName = (typeof PLACEHOLDERS)[number];
 const KNOWN: ReadonlySet<string> = new Set(PLACEHOLDERS);

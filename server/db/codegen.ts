@@ -24,7 +24,7 @@ const COLUMNS: Record<string, string> = {
   'case_corrections.state': "Generated<'open' | 'resubmitted' | 'cancelled'>",
   'case_corrections.uploads': 'ColumnType<Record<string, Array<{ id: string; name: string; size?: number }>>, string | undefined, string>',
   'case_document_marks.mark': "'missing' | 'received' | 'accepted'",
-  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled'",
+  'notifications.kind': "'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled' | 'party_submitted'",
   'users.email_events': "Generated<string[]>",
   'case_events.detail': JSON_RECORD,
   'case_exports.format': "'csv' | 'xlsx'",

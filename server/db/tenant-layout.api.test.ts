@@ -46,11 +46,13 @@ const GLOBAL_INDEXES: Record<string, string> = {
   agency_registrations_token_hash_key: 'an agency registration is confirmed by its emailed token hash, before any tenant exists',
   api_tokens_token_hash_key: 'an API token is found by its hash alone: the request says no tenant before the token is read',
   case_landing_links_code_hash_key: 'a landing page is opened by the hash of its code alone (public, no tenant in the request)',
+  case_parties_token_hash_key: "a party's invitation link is opened by the hash of its token alone (public, no tenant in the request)",
   // Sweeps over every tenant (one run a minute across instances).
   tasks_due_idx: 'the deadline sweep: pending tasks past due in every tenant (workflow/engine.ts sweepDeadlines)',
   tasks_remind_idx: 'the deadline sweep: pending tasks to remind, in every tenant',
   tasks_escalate_idx: 'the deadline sweep: pending tasks whose escalation moment came, in every tenant',
   mail_outbox_status_idx: "the mail sweep: queued messages of every tenant that have no job yet (mail/outbox.ts enqueuePending)",
+  case_parties_sweep_idx: 'the parties sweep: invited and joined parties of every tenant, by deadline (parties/commands.ts sweepParties)',
   webhook_deliveries_due_idx: 'the webhook sender and its minute sweep: pending deliveries of every tenant whose next try is due (webhooks/deliver.ts sendNext)',
   // Small configuration tables, read by their parent's id after the parent was read in the tenant.
   acl_rules_unique: "a role's rules (role, module, action); a few hundred rows per tenant, read with the role",

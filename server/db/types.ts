@@ -11,7 +11,33 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Json = JsonValue;
+
+export type JsonArray = JsonValue[];
+
+export type JsonObject = {
+  [x: string]: JsonValue | undefined;
+};
+
+export type JsonPrimitive = boolean | number | string | null;
+
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface AchSettings {
+  company_id: string;
+  entity_id: number;
+  entry_description: string;
+  immediate_destination: string;
+  immediate_destination_name: string;
+  immediate_origin: string;
+  immediate_origin_name: string;
+  odfi_routing: string;
+  originator_name: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: number | null;
+}
 
 export interface AclActions {
   code: string;
@@ -92,6 +118,33 @@ export interface AuthThrottle {
   failures: Generated<number>;
   key: string;
   window_start: Generated<Timestamp>;
+}
+
+export interface Awards {
+  ahead_months: Generated<number>;
+  approved_at: Generated<Timestamp>;
+  approved_by: number | null;
+  arrears_months: Generated<string[]>;
+  case_id: number;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  id: Generated<number>;
+  landlord_key: string | null;
+  monthly_rent: number;
+  months: Generated<string[]>;
+  paid_at: Timestamp | null;
+  payee_id: number | null;
+  payee_kind: string;
+  property_address: string;
+  property_key: string;
+  state: Generated<string>;
+  task_id: number | null;
+  tenant_key: string;
+  total: number;
+  unit: string | null;
+  updated_at: Generated<Timestamp>;
+  utilities: Generated<number>;
+  version: Generated<number>;
 }
 
 export interface BusinessCalendars {
@@ -219,6 +272,39 @@ export interface CaseParticipants {
   created_at: Generated<Timestamp>;
   entity_id: number;
   user_id: number;
+}
+
+export interface CaseParties {
+  attestation_date: Timestamp | null;
+  attestation_name: string | null;
+  attestation_text: string | null;
+  attested_at: Timestamp | null;
+  case_id: number;
+  created_at: Generated<Timestamp>;
+  data: Generated<Json>;
+  deadline_at: Timestamp | null;
+  email: string;
+  entity_id: number;
+  expired_at: Timestamp | null;
+  field: string | null;
+  form_version_id: number | null;
+  id: Generated<number>;
+  invited_at: Timestamp | null;
+  joined_at: Timestamp | null;
+  language: Generated<string>;
+  link_expires_at: Timestamp | null;
+  link_used_at: Timestamp | null;
+  name: string;
+  payee_id: number | null;
+  phone: string | null;
+  reminded_at: Timestamp | null;
+  role: string;
+  state: Generated<string>;
+  submitted_at: Timestamp | null;
+  token_hash: Buffer | null;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
+  version: Generated<number>;
 }
 
 export interface Cases {
@@ -442,7 +528,7 @@ export interface Notifications {
   entity_id: number;
   id: Generated<number>;
   import_id: number | null;
-  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled';
+  kind: 'mention' | 'application_submitted' | 'task_assigned' | 'task_due_soon' | 'task_overdue' | 'case_returned' | 'case_completed' | 'case_closed' | 'comment_visible' | 'tasks_imported' | 'import_done' | 'case_resubmitted' | 'correction_cancelled' | 'webhook_disabled' | 'party_submitted';
   read_at: Timestamp | null;
   task_id: number | null;
   user_id: number;
@@ -455,6 +541,74 @@ export interface PasswordResets {
   token_hash: string;
   used_at: Timestamp | null;
   user_id: number;
+}
+
+export interface PayeeEvents {
+  action: string;
+  created_at: Generated<Timestamp>;
+  detail: Generated<Json>;
+  entity_id: number;
+  id: Generated<number>;
+  payee_id: number;
+  user_id: number | null;
+}
+
+export interface Payees {
+  account_last4: string | null;
+  account_type: string | null;
+  address: Json | null;
+  case_id: number | null;
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  entity_id: number;
+  id: Generated<number>;
+  key_id: string | null;
+  kind: string;
+  language: Generated<string>;
+  method: string;
+  name: string;
+  party_id: number | null;
+  routing_number: string | null;
+  secret: string | null;
+  tax_id_digest: string | null;
+  tax_id_last4: string | null;
+  updated_at: Generated<Timestamp>;
+  user_id: number | null;
+  version: Generated<number>;
+}
+
+export interface PaymentBatches {
+  check_register: Buffer | null;
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  entity_id: number;
+  exported_at: Timestamp | null;
+  exported_by: number | null;
+  id: Generated<number>;
+  method: string | null;
+  nacha_file: Buffer | null;
+  number: number;
+  paid_at: Timestamp | null;
+  paid_by: number | null;
+  pay_date: Timestamp;
+  payment_count: Generated<number>;
+  state: Generated<string>;
+  total: Generated<number>;
+  version: Generated<number>;
+}
+
+export interface Payments {
+  amount: number;
+  award_id: number;
+  batch_id: number;
+  case_id: number;
+  created_at: Generated<Timestamp>;
+  entity_id: number;
+  id: Generated<number>;
+  method: string;
+  paid_at: Timestamp | null;
+  payee_id: number;
+  trace_number: string | null;
 }
 
 export interface PrintTemplates {
@@ -707,6 +861,7 @@ export interface WebhookSubscriptions {
 }
 
 export interface DB {
+  ach_settings: AchSettings;
   acl_actions: AclActions;
   acl_modules: AclModules;
   acl_roles: AclRoles;
@@ -715,6 +870,7 @@ export interface DB {
   api_tokens: ApiTokens;
   app_secrets: AppSecrets;
   auth_throttle: AuthThrottle;
+  awards: Awards;
   business_calendars: BusinessCalendars;
   captcha_used: CaptchaUsed;
   case_corrections: CaseCorrections;
@@ -726,6 +882,7 @@ export interface DB {
   case_imports: CaseImports;
   case_landing_links: CaseLandingLinks;
   case_participants: CaseParticipants;
+  case_parties: CaseParties;
   cases: Cases;
   comment_mentions: CommentMentions;
   comments: Comments;
@@ -745,6 +902,10 @@ export interface DB {
   masters: Masters;
   notifications: Notifications;
   password_resets: PasswordResets;
+  payee_events: PayeeEvents;
+  payees: Payees;
+  payment_batches: PaymentBatches;
+  payments: Payments;
   print_templates: PrintTemplates;
   project_protocols: ProjectProtocols;
   projects: Projects;

@@ -29,6 +29,8 @@ export const QUEUES = {
   rateLimitSweep: 'rate-limit-sweep',
   /** Every minute: sessions past their hours or idle too long are deleted; the delete tells every instance to close their sockets (migration 0014). */
   sessionSweep: 'session-sweep',
+  /** Every minute: parties of cases (issue 23) reminded every remindEveryDays and expired at their deadline (parties/commands.ts sweepParties). */
+  partySweep: 'party-sweep',
   /** Every quarter hour: the daily digests of those whose 7:00 has come (notifications/commands.ts sendDigests). */
   digest: 'mail-digest',
   /**
@@ -144,7 +146,7 @@ export async function startJobs(
   await boss.createQueue(QUEUES.mailSend, { retryLimit: retry.retryLimit, retryDelay: retry.retryDelay, retryBackoff: true, deadLetter: QUEUES.mailFailed, notify: true, ...MAIL_JOB });
   // createQueue leaves an existing queue as it was: a database made before the heartbeat gets it here.
   await boss.updateQueue(QUEUES.mailSend, MAIL_JOB);
-  for (const sweep of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.sessionSweep]) {
+  for (const sweep of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.sessionSweep, QUEUES.partySweep]) {
     await boss.createQueue(sweep, { policy: 'singleton', ...SWEEP_JOB });
     await boss.updateQueue(sweep, SWEEP_JOB);
   }
@@ -204,6 +206,8 @@ export async function startJobs(
     await boss.schedule(QUEUES.rateLimitSweep, '* * * * *');
     await work(QUEUES.sessionSweep);
     await boss.schedule(QUEUES.sessionSweep, '* * * * *');
+    await work(QUEUES.partySweep);
+    await boss.schedule(QUEUES.partySweep, '* * * * *');
     if (options.mail) await boss.schedule(QUEUES.mailSweep, '* * * * *');
     if (options.webhooks) {
       await work(QUEUES.webhookSweep);

@@ -34,6 +34,7 @@ export const DEMO_ROLES: Array<{ code: string; name: string; description: string
       wf_equipos_integrantes: CRUD, menu_dashboards: ['show'], dashboard_comments: ['show', 'update', 'delete'],
       menu_configuracion: CRUD, plantillas_correo: CRUD, reenviarcorreos: ['show', 'update'],
       aplicacionessimilares: ['show'], historialaplicacion: ['show'],
+      pagos: ['show', 'create', 'update', 'export'], pagos_cuentas: ['show'], reporte_beneficiarios: ['show', 'export'],
     },
   },
   {

@@ -113,6 +113,27 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailEvent, DefaultTemplate> = {
     htmlEn: `<p>Hello {{recipientName}},</p><p>The webhook subscription to <strong>{{reason}}</strong> was turned off: its endpoint has not accepted a delivery for a day. Check the receiver, then turn the subscription on again and redeliver what it missed.</p>${link('Open the webhooks')}${sign}`,
     htmlEs: `<p>Hola {{recipientName}}:</p><p>La suscripción de webhook a <strong>{{reason}}</strong> se desactivó: su destino no ha aceptado una entrega en un día. Revise el receptor, active de nuevo la suscripción y reenvíe lo que no recibió.</p>${link('Abrir los webhooks')}${sign}`,
   },
+  party_invited: {
+    name: 'Party invited to an application',
+    subjectEn: '{{applicantFirstName}} named you in an application to {{programTitle}}',
+    subjectEs: '{{applicantFirstName}} lo nombró en una solicitud a {{programTitle}}',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>{{applicantFirstName}} applied to {{programTitle}} (application {{caseNumber}}) and named you as their {{partyRole}}. Please complete your part of the application by {{dueDate}}: sign in or create an account through the link below (it can be used once).</p>${link('Complete your part')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>{{applicantFirstName}} presentó una solicitud a {{programTitle}} (solicitud {{caseNumber}}) y lo nombró como {{partyRole}}. Complete su parte de la solicitud antes del {{dueDate}}: ingrese o cree una cuenta con el enlace de abajo (sirve una sola vez).</p>${link('Completar su parte')}${sign}`,
+  },
+  party_reminder: {
+    name: 'Party reminder',
+    subjectEn: 'Reminder: your part of application {{caseNumber}} is due {{dueDate}}',
+    subjectEs: 'Recordatorio: su parte de la solicitud {{caseNumber}} vence el {{dueDate}}',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>{{applicantFirstName}}'s application {{caseNumber}} to {{programTitle}} is waiting for your part as {{partyRole}}. Please complete it by {{dueDate}}.</p>${link('Complete your part')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>La solicitud {{caseNumber}} de {{applicantFirstName}} a {{programTitle}} espera su parte como {{partyRole}}. Complétela antes del {{dueDate}}.</p>${link('Completar su parte')}${sign}`,
+  },
+  party_submitted: {
+    name: 'Party submitted their part',
+    subjectEn: 'The {{partyRole}} completed their part of {{caseNumber}}',
+    subjectEs: 'El {{partyRole}} completó su parte de {{caseNumber}}',
+    htmlEn: `<p>Hello {{recipientName}},</p><p>The {{partyRole}} of application {{caseNumber}} ({{applicantName}}) completed and signed their part.</p>${link('Open the case')}${sign}`,
+    htmlEs: `<p>Hola {{recipientName}}:</p><p>El {{partyRole}} de la solicitud {{caseNumber}} ({{applicantName}}) completó y firmó su parte.</p>${link('Abrir el caso')}${sign}`,
+  },
   digest: {
     name: 'Daily digest',
     subjectEn: 'Your tasks and mentions today',

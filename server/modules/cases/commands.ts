@@ -25,6 +25,7 @@ import { translate } from '../../i18n.js';
 import { type Actor, can, type Doer } from '../acl/policy.js';
 import { masterOptionValues } from '../forms/options.js';
 import { notify } from '../notifications/commands.js';
+import { inviteCaseParties } from '../parties/commands.js';
 import { closeOpenTasks, type EngineEnv, startWorkflow } from '../workflow/engine.js';
 import { recordEvent } from './history.js';
 import { assertCaseAction, isStaff, TRANSITIONS } from './policy.js';
@@ -187,7 +188,8 @@ export async function submitCaseInTrx(
     throw new AppError('APPLICATIONS_CLOSED');
   }
   const role = 'system' in doer ? undefined : doer.role.code;
-  const data = await validateCaseData(trx, doer.entityId, await caseFormVersion(trx, c.id), input.data ?? c.data, role, input.lang ?? 'en');
+  const formVersionId = await caseFormVersion(trx, c.id);
+  const data = await validateCaseData(trx, doer.entityId, formVersionId, input.data ?? c.data, role, input.lang ?? 'en');
   const def = (await trx.selectFrom('protocol_versions').where('id', '=', c.protocol_version_id as number).select('definition').executeTakeFirstOrThrow()).definition as ProtocolDefinition;
   if (def.requiredDocumentsField) {
     const files = data[def.requiredDocumentsField];
@@ -203,6 +205,8 @@ export async function submitCaseInTrx(
   const opened: CaseRow = { ...c, state: 'PENDING', serial, data };
   await recordEvent(trx, { entityId: c.entity_id, caseId: c.id, doer, number: serial, action: 'case_submit', type: 'case', detail: { from: 'DRAFT', to: 'PENDING' } });
   await startWorkflow(trx, env, doer, opened);
+  // Issue 23: the other parties the application names (a landlord ...) are invited by email, in this transaction.
+  await inviteCaseParties(trx, env, doer, opened, def, formVersionId, data, now);
   // The applicant hears that it arrived, also when they submitted it themselves.
   if (c.owner_id && input.announce !== false) await notify(trx, env, { event: 'application_submitted', entityId: c.entity_id, caseId: c.id, to: [c.owner_id], notifyDoer: true });
   return opened;

@@ -84,6 +84,11 @@ function coerce(field: FieldDef, cell: string): unknown {
     case 'select_multiple':
     case 'select_multiple_external':
       return v.split(/[;|]/).map((x) => x.trim()).filter(Boolean);
+    case 'party': {
+      // "Name <email>" (a data tape's cell), or an address alone; the field's role, when it fixes one.
+      const m = /^(.*?)\s*<([^<>\s]+)>$/.exec(v);
+      return m ? { role: field.partyRole, name: m[1].trim(), email: m[2] } : { role: field.partyRole, name: v, email: v };
+    }
     default:
       return v;
   }

@@ -7,6 +7,7 @@
  * cells of one application (`cellsOf`).
  */
 import { CASE_COLUMNS, type CaseColumn, type TapeColumn } from '../../../core/api/datatape.js';
+import { isPartyValue, partyText } from '../../../core/forms/data.js';
 import type { FieldDef, FormDefinition } from '../../../core/forms/definition.js';
 import { scopeFields } from '../../../core/forms/validator.js';
 import { type Lang, translate } from '../../i18n.js';
@@ -116,6 +117,8 @@ export function cellOf(value: unknown): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return value.map((v) => (v && typeof v === 'object' && 'name' in v ? String((v as { name: unknown }).name) : typeof v === 'object' ? JSON.stringify(v) : String(v))).join('; ');
+  // A "party" field (issue 23): its name and email.
+  if (isPartyValue(value)) return partyText(value);
   return JSON.stringify(value);
 }
 

@@ -134,7 +134,7 @@ describe('mail jobs', () => {
   });
 
   it('the minute sweeps (singleton queues) keep a heartbeat: a sweep whose process died frees its queue within a minute, not pg-boss\'s 15', async () => {
-    for (const q of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.sessionSweep, QUEUES.mailSend]) {
+    for (const q of [QUEUES.mailSweep, QUEUES.overdueSweep, QUEUES.digest, QUEUES.rateLimitSweep, QUEUES.sessionSweep, QUEUES.partySweep, QUEUES.mailSend]) {
       const queue = await t.app.jobs?.boss.getQueue(q);
       expect(queue, q).toMatchObject({ heartbeatSeconds: 30 });
     }

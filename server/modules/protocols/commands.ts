@@ -58,7 +58,7 @@ export async function checkProtocolDefinition(trx: Trx, doer: Doer, input: unkno
     if (!(e instanceof ProtocolDefinitionError)) throw e;
     throw toAppError(e.problems, lang);
   }
-  const formIds = [...new Set(def.tasks.map((t) => t.formId).filter((id): id is number => id !== null))];
+  const formIds = [...new Set([...def.tasks, ...def.parties].map((t) => t.formId).filter((id): id is number => id !== null))];
   const teamIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'team' ? [t.responsible.teamId] : [])))];
   const userIds = [...new Set(def.tasks.flatMap((t) => (t.responsible.kind === 'user' ? [t.responsible.userId] : [])))];
   const templateIds = [...new Set(def.tasks.flatMap((t) => Object.values(t.mailTemplates ?? {})))];
@@ -71,6 +71,9 @@ export async function checkProtocolDefinition(trx: Trx, doer: Doer, input: unkno
     knownRoleCodes(trx, doer, roleCodes),
   ]);
   const problems: ProtocolProblem[] = [];
+  for (const p of def.parties) {
+    if (p.formId !== null && !forms.has(p.formId)) problems.push({ path: `parties.${p.role}.formId`, reason: 'protocols.def.unknownForm' });
+  }
   for (const t of def.tasks) {
     if (t.formId !== null && !forms.has(t.formId)) problems.push({ path: `tasks.${t.code}.formId`, reason: 'protocols.def.unknownForm' });
     if (t.responsible.kind === 'team' && !teams.has(t.responsible.teamId)) problems.push({ path: `tasks.${t.code}.responsible`, reason: 'protocols.def.unknownTeam' });
@@ -107,7 +110,7 @@ export async function publishProtocol(db: Db | Trx, doer: Doer, protocolId: numb
   const trx = db as Trx;
   const protocol = await lockProtocol(trx, doer, protocolId);
   const def = await checkProtocolDefinition(trx, doer, protocol.draft, lang);
-  const formIds = [...new Set([protocol.main_form_id, ...def.tasks.map((t) => t.formId).filter((id): id is number => id !== null)])];
+  const formIds = [...new Set([protocol.main_form_id, ...[...def.tasks, ...def.parties].map((t) => t.formId).filter((id): id is number => id !== null)])];
   const current = await currentFormVersions(trx, doer, formIds);
   const mainFormVersionId = current.get(protocol.main_form_id);
   if (!mainFormVersionId) throw new AppError('UNPROCESSABLE', {}, [{ path: 'mainFormId', message: translate(lang, 'protocols.def.unknownForm') }]);
@@ -115,6 +118,8 @@ export async function publishProtocol(db: Db | Trx, doer: Doer, protocolId: numb
     ...def,
     mainFormVersionId,
     tasks: def.tasks.map((t) => ({ ...t, formVersionId: t.formId === null ? undefined : current.get(t.formId) })),
+    // Each party role's form is frozen as the tasks' are (issue 23).
+    parties: def.parties.map((p) => ({ ...p, formVersionId: p.formId === null ? undefined : current.get(p.formId) })),
   };
   await markFormVersionsInUse(trx, doer, [...current.values()]);
   return addProtocolVersion(trx, doer, protocolId, frozen, 'system' in doer ? null : doer.userId);

@@ -85,7 +85,12 @@ export async function listProtocols(db: Db, actor: Actor, urls: Urls, query: Pag
 
 /** The definition without what publishing adds (frozen form versions), to compare a draft with a version. */
 const unfrozen = (d: unknown) =>
-  JSON.stringify({ ...(d as object), mainFormVersionId: undefined, tasks: (d as ProtocolDefinition).tasks.map((t) => ({ ...t, formVersionId: undefined })) });
+  JSON.stringify({
+    ...(d as object),
+    mainFormVersionId: undefined,
+    tasks: (d as ProtocolDefinition).tasks.map((t) => ({ ...t, formVersionId: undefined })),
+    parties: ((d as ProtocolDefinition).parties ?? []).map((p) => ({ ...p, formVersionId: undefined })),
+  });
 
 /** A protocol with its draft, its published versions, and whether the draft differs from the published one. */
 export async function protocolDetail(db: Db, actor: Actor, urls: Urls, id: number) {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { formDataSchema } from '../../../core/forms/data.js';
+import { awardInputSchema } from '../../../core/api/payments.js';
 
 export {
   caseTimelineSchema,
@@ -24,8 +25,13 @@ export const createdSchema = z.object({ id: z.number() });
 const version = z.number().int().positive().optional();
 export const saveDataBody = z.object({ data: formDataSchema, version });
 export const savedSchema = z.object({ version: z.number() });
-export const decideBody = z.object({ data: formDataSchema.optional(), version });
-export const rejectBody = decideBody.extend({
+export const decideBody = z.object({
+  data: formDataSchema.optional(),
+  version,
+  /** Issue 23: the award, when the task sets it (its template's `award: true`); ignored otherwise. */
+  award: awardInputSchema.optional(),
+});
+export const rejectBody = decideBody.omit({ award: true }).extend({
   reason: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(2000, { error: 'validation.tooLong' }),
 });
 

@@ -27,6 +27,9 @@ import { setCaseState } from '../cases/transitions.js';
 import { taskDueAt } from './due.js';
 import type { TaskActionName } from '../../../core/api/tasks.js';
 import { assertMayActOnTask, mayActOnTask } from '../tasks/policy.js';
+import type { AwardInput } from '../../../core/api/payments.js';
+import { setAward } from '../payments/commands.js';
+import { assertPartyNotAwaited } from '../parties/waiting.js';
 import { lockTask, lockTaskAndCase, relationTo, type TaskRow } from '../tasks/repo.js';
 
 export type { CaseRow, Doer, TaskRow };
@@ -332,6 +335,8 @@ export interface DecideInput {
   /** The task version the person saw: a stale one is refused. */
   version?: number;
   lang?: 'en' | 'es';
+  /** Issue 23: the award, for the task whose template sets it (`award: true`). */
+  award?: AwardInput;
 }
 
 export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: number, input: DecideInput = {}): Promise<{ created: number[] }> {
@@ -341,6 +346,8 @@ export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
     if (input.version !== undefined && input.version !== task.version) throw new AppError('STALE_TASK');
     const next = transition(task.state, 'accept');
     if (c.state !== 'PENDING') throw new AppError('CASE_NOT_OPEN');
+    // Issue 23: a task that waits for a party is refused until that party submitted or their deadline passed.
+    if (task.code !== ADHOC_CODE) await assertPartyNotAwaited(trx, c.id, template(await protocolDefinition(trx, c.protocol_version_id), task.code));
     const data = await validateTaskData(trx, actor.entityId, task, input.data ?? task.data, actor, input.lang ?? 'en');
     await trx
       .updateTable('tasks')
@@ -351,6 +358,8 @@ export async function acceptTask(db: Db, env: EngineEnv, actor: Doer, taskId: nu
     // An ad-hoc task is outside the protocol: deciding it moves nothing else.
     if (task.code === ADHOC_CODE) return { created: [] };
     const def = await protocolDefinition(trx, c.protocol_version_id);
+    // Issue 23: the task that sets the award carries it; over a cap this throws and nothing of the accept is written.
+    if (template(def, task.code).award) await setAward(trx, actor, { c, taskId: task.id, def, award: input.award });
     const created = await advance(trx, env, actor, c, def, template(def, task.code), { ...c.data, ...data });
     return { created };
   });

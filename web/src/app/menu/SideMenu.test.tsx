@@ -40,6 +40,8 @@ describe('route patterns', () => {
       '/cases/imports',
       '/cases/:id',
       '/cases/:id/correct',
+      '/partes',
+      '/partes/:id',
       '/main/acl_acciones',
       '/main/acl_objetos',
       '/main/acl_roles',
@@ -101,6 +103,7 @@ describe('route patterns', () => {
       '/publico/:entity',
       '/publico/:entity/:code',
       '/landing/:docnumber/:name/:code',
+      '/partes/invitacion/:token',
       '/404',
     ]);
   });

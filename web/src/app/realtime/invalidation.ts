@@ -41,6 +41,9 @@ export function keysFor(e: ChangedEvent): QueryKey[] {
     case 'project':
       // A project's settings were saved: the shell's settings (title, colours, favicon, logo) and the settings page.
       return [PROJECT_SETTINGS_KEY, applicationSettingsKeys.all];
+    case 'party':
+      // A case's parties (issue 23): the staff case page's list and the party's own pages, all under ['parties'].
+      return [['parties']];
   }
 }
 

@@ -14,6 +14,7 @@ import CalendarToday from '@mui/icons-material/CalendarToday';
 import CheckBox from '@mui/icons-material/CheckBox';
 import Checklist from '@mui/icons-material/Checklist';
 import Filter1 from '@mui/icons-material/Filter1';
+import Group from '@mui/icons-material/Group';
 import LinearScale from '@mui/icons-material/LinearScale';
 import ListAlt from '@mui/icons-material/ListAlt';
 import LocalPostOffice from '@mui/icons-material/LocalPostOffice';
@@ -32,6 +33,7 @@ import type { ComponentType } from 'react';
 import type { FieldDef, FieldType } from '../../../../core/forms/definition.js';
 import { CheckboxWidget, MultiCheckboxWidget, RadioWidget, SelectWidget, SwitchWidget } from './renderer/widgets/ChoiceWidgets.js';
 import { FileWidget } from './renderer/widgets/FileWidget.js';
+import { PartyWidget } from './renderer/widgets/PartyWidget.js';
 import { ExternalMultiSelectWidget, MasterSelectWidget } from './renderer/widgets/OptionWidgets.js';
 import { RepeatWidget } from './renderer/widgets/RepeatWidget.js';
 import { StaticWidget } from './renderer/widgets/StaticWidget.js';
@@ -55,7 +57,7 @@ export interface FieldRendererProps {
 }
 
 /** The few property editors of the builder (builder/propertyEditors.tsx draws each). */
-export const PROPERTY_EDITOR_KINDS = ['text', 'multiline', 'number', 'boolean', 'options', 'master', 'parentField', 'extensions', 'condition'] as const;
+export const PROPERTY_EDITOR_KINDS = ['text', 'multiline', 'number', 'boolean', 'options', 'master', 'parentField', 'extensions', 'condition', 'partyRole'] as const;
 export type PropertyEditorKind = (typeof PROPERTY_EDITOR_KINDS)[number];
 
 /** One property a field's editor shows. */
@@ -160,6 +162,10 @@ export const FIELD_REGISTRY: Record<FieldType, FieldTypeSpec> = {
   step: {
     type: 'step', labelKey: 'forms.types.step', icon: Filter1, group: 'layout', create: () => ({ children: [] }),
     properties: [NAME, ...LABELS, VISIBLE], Renderer: StepWidget, fullWidth: true, accepts: notLayout,
+  },
+  party: {
+    type: 'party', labelKey: 'forms.types.party', icon: Group, group: 'other', create: () => ({ partyRole: 'landlord' }),
+    properties: valueField(prop('partyRole', 'partyRole', { helpKey: 'forms.props.partyRoleHelp' })), Renderer: PartyWidget, fullWidth: true,
   },
   static: {
     type: 'static', labelKey: 'forms.types.static', icon: Subject, group: 'other', create: () => ({}),

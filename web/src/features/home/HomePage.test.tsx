@@ -34,8 +34,8 @@ describe('HomePage', () => {
     renderHome(['/home', '/tasks']);
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Demo Coordinator' })).toBeInTheDocument();
     const items = within(screen.getByRole('list')).getAllByRole('listitem');
-    // Every link of the full menu (12 entries and 15 in groups: the business calendar, the outbox, print templates, the gallery, service accounts and webhooks among them), groups flattened.
-    expect(items).toHaveLength(27);
+    // Every link of the full menu (14 entries and 16 in groups: the business calendar, the outbox, print templates, the gallery, service accounts, webhooks and the ACH settings among them), groups flattened.
+    expect(items).toHaveLength(30);
     expect(screen.getByRole('link', { name: 'Tasks' })).toHaveAttribute('href', '/tasks');
     expect(screen.getAllByRole('link')).toHaveLength(1);
     const cases = items.find((item) => item.textContent?.startsWith('Applications'));

@@ -16,6 +16,7 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import { checkCondition } from '../../../../../core/forms/expr.js';
+import { PARTY_ROLES } from '../../../../../core/parties.js';
 import { useMasterPicker } from '../../masters/api.js';
 import type { PropertyEditorKind } from '../registry.js';
 
@@ -236,7 +237,34 @@ export const PROPERTY_EDITORS: Record<PropertyEditorKind, ComponentType<Property
   parentField: ParentFieldEditor,
   extensions: ExtensionsEditor,
   condition: ConditionEditor,
+  partyRole: PartyRoleEditor,
 };
+
+/** A party field's role: one fixed for every answer, or left to the person filling the form. */
+function PartyRoleEditor({ id, label, help, value, onChange }: PropertyEditorProps) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      id={id}
+      select
+      fullWidth
+      size="small"
+      margin="dense"
+      label={label}
+      helperText={help}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(event) => onChange(event.target.value || undefined)}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      <MenuItem value="">{t('forms.props.partyRoleChosen')}</MenuItem>
+      {PARTY_ROLES.map((role) => (
+        <MenuItem key={role} value={role}>
+          {t(`parties.roleTitle.${role}`)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
 
 /** The name of a field is its key in the data: a text editor that keeps spaces out. */
 export const NAME_EDITOR = NameEditor;
