@@ -51,7 +51,7 @@ export type MailingAddress = z.infer<typeof mailingAddressSchema>;
 export const payeeDetailsSchema = z
   .strictObject({
     name: z.string().trim().min(1, { error: 'validation.required' }).max(200, { error: 'validation.tooLong' }),
-    email: z.email({ error: 'validation.email' }).max(254).nullable().default(null),
+    email: z.email({ error: 'validation.invalidEmail' }).max(254).nullable().default(null),
     /** EIN or SSN, nine digits (dashes allowed when typed). */
     taxId: z
       .string()

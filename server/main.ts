@@ -14,6 +14,7 @@ import { MigrationError, migrate } from './db/migrate.js';
 import { openDb } from './db/pool.js';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/seed/demo.js';
 import { seedDemoHistory } from './db/seed/history.js';
+import { seedDemoPayments } from './db/seed/payments.js';
 import { DEMO_STAFF, seedDemoWorkflow } from './db/seed/workflow.js';
 import { createLogger } from './logger.js';
 import { StartupError } from './startup-error.js';
@@ -114,7 +115,10 @@ async function run(): Promise<void> {
   };
   // Demo cases are made through the engine, so they need the app's mail and links; behind them, once, six months of
   // history for the reports and the dashboard.
-  if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m))) && config.demoHistory) await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
+  if (config.demoData && (await seedDemoWorkflow(handle.db, app.engine, (m) => log.info(m))) && config.demoHistory) {
+    await seedDemoHistory(handle.db, app.engine, (m) => log.info(m));
+    await seedDemoPayments(handle.db, (m) => log.info(m));
+  }
   try {
     await app.listen({ port: config.http.port, host: config.http.host });
   } catch (e) {

@@ -65,6 +65,12 @@ export const APPLICATION_FORM: FormDefinition = {
         f('step_income', 'step', 'Ingresos y renta', 'Income and rent', {
           children: [
             f('payRent', 'currency', 'Renta mensual', 'Monthly rent', { required: true, min: 1, max: 10000 }),
+            // Issue 23: the landlord is invited by email to complete their side (the protocol's `parties`).
+            f('landlord', 'party', 'Su arrendador', 'Your landlord', {
+              partyRole: 'landlord',
+              help: 'Le enviaremos un enlace para que confirme el arriendo y dé sus datos de pago.',
+              help_en: 'We will email them a link to confirm the tenancy and give their payment details.',
+            }),
             ...SOURCES.map(([name, es, en]) => f(name, 'checkbox', es, en)),
             f('noincome_require_zipcode', 'switch', 'Sin ingresos: confirmar código postal', 'No income: confirm the zip code'),
             f('housing_assistance', 'switch', 'Recibe asistencia de vivienda (Sección 8)', 'Receives housing assistance (Section 8)'),
@@ -162,8 +168,31 @@ export const TASK_FORMS: Array<{ code: string; def: FormDefinition }> = [
   },
 ];
 
+/** Issue 23: the landlord's side of a rental-assistance application, filled by the landlord through their link. */
+export const LANDLORD_FORM: FormDefinition = {
+  name: 'Landlord side',
+  description: 'The landlord confirms the tenancy, the rent owed and uploads the rent ledger and a W-9.',
+  layout: 'columns',
+  languages: ['en', 'es'],
+  fields: [
+    f('propertyAddress', 'text', 'Dirección del inmueble', 'Property address', { required: true, maxLength: 200 }),
+    f('unit', 'text', 'Apartamento o unidad', 'Apartment or unit', { maxLength: 30 }),
+    f('monthlyRent', 'currency', 'Renta mensual', 'Monthly rent', { required: true, min: 1, max: 20000 }),
+    f('arrears', 'repeat', 'Renta adeudada por mes', 'Rent owed by month', {
+      minRows: 0,
+      maxRows: 24,
+      children: [
+        f('month', 'text', 'Mes (AAAA-MM)', 'Month (YYYY-MM)', { required: true, pattern: '^\\d{4}-(0[1-9]|1[0-2])$', maxLength: 7 }),
+        f('owed', 'currency', 'Valor adeudado', 'Amount owed', { required: true, min: 0, max: 20000 }),
+      ],
+    }),
+    f('rentLedger', 'file', 'Libro de pagos de la renta', 'Rent ledger', { required: true, accept: ['pdf', 'csv', 'xlsx', 'jpg', 'jpeg', 'png'], maxSizeMb: 10 }),
+    f('w9', 'file', 'Formulario W-9', 'IRS form W-9', { required: true, accept: ['pdf'], maxSizeMb: 10 }),
+  ],
+};
+
 export async function seedDemoForms(db: Db, entityId: number): Promise<void> {
-  const all = [{ code: 'rental-application', def: APPLICATION_FORM }, ...TASK_FORMS];
+  const all = [{ code: 'rental-application', def: APPLICATION_FORM }, ...TASK_FORMS, { code: 'landlord-side', def: LANDLORD_FORM }];
   for (const { code, def } of all) {
     const checked = parseFormDefinition(def);
     const form = await db.insertInto('forms').values({ entity_id: entityId, code, name: checked.name, description: checked.description }).returning('id').executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import { createTestDatabase } from '../../../tests/support/app.js';
 import { type DbHandle, openDb } from '../pool.js';
 import { seedDemo } from './demo.js';
 import { HISTORY_EMAIL_DOMAIN, seedDemoHistory } from './history.js';
+import { seedDemoPayments } from './payments.js';
 import { seedDemoWorkflow } from './workflow.js';
 
 /**
@@ -115,5 +116,35 @@ describe('the demo history', () => {
     expect(await seedDemoHistory(d.db, env)).toBe(0);
     const count = await d.db.selectFrom('users').where('email', 'like', `%@${HISTORY_EMAIL_DOMAIN}`).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     expect(count.n).toBe(COUNT);
+  });
+});
+
+describe('the demo money (issue 23)', () => {
+  it('gives each decided payment an award of its months, then the landlords’ details, one batch paid of what is a month old, once', async () => {
+    const entityId = (await d.db.selectFrom('entities').where('docnumber', '=', '900100200').select('id').executeTakeFirstOrThrow()).id;
+    const awards = await d.db.selectFrom('awards').where('entity_id', '=', entityId).where('case_id', 'in', ids).select(['case_id', 'arrears_months', 'ahead_months', 'approved_at', 'total']).execute();
+    expect(awards.length).toBeGreaterThan(10);
+    for (const a of awards) {
+      // The three months before the (moved back) decision, none ahead.
+      const at = new Date(a.approved_at);
+      const before = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+      expect(a.arrears_months).toHaveLength(3);
+      expect(a.arrears_months[2]).toBe(before);
+      expect(a.ahead_months).toBe(0);
+      expect(at.getTime()).toBeLessThan(seededAt.getTime());
+    }
+    await seedDemoPayments(d.db);
+    const payees = await d.db.selectFrom('payees').where('entity_id', '=', entityId).select(['case_id']).execute();
+    expect(payees.length).toBe(await d.db.selectFrom('awards').where('entity_id', '=', entityId).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow().then((r) => r.n));
+    const batches = await d.db.selectFrom('payment_batches').where('entity_id', '=', entityId).select(['state', 'payment_count', 'pay_date']).execute();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toMatchObject({ state: 'paid' });
+    const paid = await d.db.selectFrom('awards').where('entity_id', '=', entityId).where('state', '=', 'paid').select(['approved_at']).execute();
+    expect(paid.length).toBe(batches[0]?.payment_count);
+    for (const a of paid) expect(new Date(a.approved_at).getTime()).toBeLessThan(Date.now() - 30 * 86_400_000);
+    // Nothing of a month ago is mailed now.
+    expect(await d.db.selectFrom('mail_outbox').where('entity_id', '=', entityId).where('event', '=', 'payment_made').select('id').execute()).toEqual([]);
+    await seedDemoPayments(d.db);
+    expect(await d.db.selectFrom('payment_batches').where('entity_id', '=', entityId).select('id').execute()).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import { openCasesInBulk, reserveIn } from '../../modules/workflow/bulk.js';
 import { acceptTask, closeOpenTasks, rejectTask } from '../../modules/workflow/engine.js';
 import type { Db } from '../pool.js';
-import { DEMO_DECISIONS, RENTAL_PROTOCOL_CODE } from './workflow.js';
+import { DEMO_DECISIONS, demoAward, RENTAL_PROTOCOL_CODE } from './workflow.js';
 
 /**
  * Six months of history for the demo's reports and dashboard (issue 19): a
@@ -312,7 +312,9 @@ export async function seedDemoHistory(db: Db, env: NotifyEnv, log: (msg: string)
         if (!task?.responsible_user_id) return;
         lastResponsible = task.responsible_user_id;
         const actor = await actorOf(task.responsible_user_id);
-        if (step.kind === 'accept') await timed(caseId, at, () => acceptTask(db, quiet, actor, task.id, { data: step.values }));
+        // The payment approval sets the award (issue 23): its months are those before the moment it stands for.
+        const award = step.kind === 'accept' && step.code === 'payment' ? { award: demoAward(Number(step.values.amount), plan.index, new Date(at)) } : {};
+        if (step.kind === 'accept') await timed(caseId, at, () => acceptTask(db, quiet, actor, task.id, { data: step.values, ...award }));
         else await timed(caseId, at, () => rejectTask(db, quiet, actor, task.id, { reason: step.reason, data: step.values }));
       } else if (step.kind === 'comment') {
         const actor = await actorOf(step.who === 'responsible' && lastResponsible ? lastResponsible : coordinatorId);
@@ -386,6 +388,12 @@ async function backdate(db: Db, windows: Window[], cases: number[], skew: number
         updated_at = c.updated_at - ${shift('c.updated_at', 'c.id')},
         closed_at = c.closed_at - ${shift('c.closed_at', 'c.id')}
       where c.id = any(${cases}::bigint[])`.execute(trx);
+    await sql`
+      update awards a set
+        created_at = a.created_at - ${shift('a.created_at', 'a.case_id')},
+        updated_at = a.updated_at - ${shift('a.updated_at', 'a.case_id')},
+        approved_at = a.approved_at - ${shift('a.approved_at', 'a.case_id')}
+      where a.case_id = any(${cases}::bigint[])`.execute(trx);
     for (const table of ['case_events', 'comments']) {
       await sql`update ${sql.table(table)} x set created_at = x.created_at - ${shift('x.created_at', 'x.case_id')} where x.case_id = any(${cases}::bigint[])`.execute(trx);
     }

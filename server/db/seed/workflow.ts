@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
+import type { AwardInput } from '../../../core/api/payments.js';
 import type { ProtocolDefinition } from '../../../core/workflow/protocol.js';
 import { createDraft, submitCase } from '../../modules/cases/commands.js';
 import { lockCase } from '../../modules/cases/repo.js';
 import { setCaseState } from '../../modules/cases/transitions.js';
+import { acceptInvitation } from '../../modules/parties/commands.js';
+import { hashToken } from '../../modules/parties/repo.js';
 import { publishProtocol } from '../../modules/protocols/commands.js';
 import { acceptTask, assignTask, closeOpenTasks, type EngineEnv, rejectTask } from '../../modules/workflow/engine.js';
 import { actorForUser } from '../../modules/auth/sessions.js';
@@ -18,6 +22,8 @@ import type { Db } from '../pool.js';
 export const DEMO_STAFF = [
   { email: 'intake@demo.test', name: 'Ivan Intake', role: 'reviewer', docnumber: '1004' },
   { email: 'payments@demo.test', name: 'Paula Payments', role: 'reviewer', docnumber: '1005' },
+  // Issue 23: the landlord two of Ana Applicant's applications name; she accepted both invitations, and her side waits.
+  { email: 'landlord@demo.test', name: 'Lina Landlord', role: 'applicant', docnumber: '1006' },
 ] as const;
 
 export const RENTAL_PROTOCOL_CODE = 'rental-assistance';
@@ -42,6 +48,39 @@ const APPLICANTS: Array<[string, string, string, number, number]> = [
   ['Camila', 'Torres', '76520', 3, 980], ['Andrés', 'Ramírez', '25754', 2, 760], ['Valentina', 'Moreno', '08758', 6, 1350],
   ['Felipe', 'Vargas', '05360', 1, 540], ['Daniela', 'Castro', '25899', 3, 1100], ['Santiago', 'Rojas', '11001', 4, 1720],
 ];
+
+/** What the demo's landlords sign (the programme's attestation, in both languages). */
+export const DEMO_ATTESTATION = {
+  en: 'I certify that I own or manage this property, that the tenant named in the application rents it from me, and that the rent owed and the documents I give are true and complete. I will apply any payment to this tenant’s rent and will not accept the same months’ rent from another source.',
+  es: 'Certifico que soy propietario o administrador de este inmueble, que el arrendatario nombrado en la solicitud me lo arrienda, y que la renta adeudada y los documentos que entrego son verdaderos y completos. Aplicaré cualquier pago a la renta de este arrendatario y no aceptaré la renta de los mismos meses de otra fuente.',
+};
+
+/** The months before `at` (YYYY-MM), oldest first. */
+const monthsBefore = (at: Date, n: number) =>
+  Array.from({ length: n }, (_, k) => {
+    const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - (n - k), 1));
+    return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+  });
+
+/**
+ * The award the payment approval sets for a payment of `amount` (whole
+ * dollars, as the task's form has it), at a third of it a month: the two
+ * months before the decision and one ahead; or, for a decision of the past
+ * (the history: months ahead count from the real day), the three months
+ * before it.
+ */
+export function demoAward(amount: number, i: number, at?: Date): AwardInput {
+  return {
+    arrearsMonths: monthsBefore(at ?? new Date(), at ? 3 : 2),
+    aheadMonths: at ? 0 : 1,
+    monthlyRent: Math.round((amount * 100) / 3),
+    utilities: 0,
+    payeeKind: 'landlord',
+    payeeId: null,
+    propertyAddress: `${100 + ((i * 37) % 900)} Calle ${1 + (i % 80)}`,
+    unit: i % 3 === 0 ? null : `${1 + (i % 12)}0${1 + (i % 4)}`,
+  };
+}
 
 /** What the demo's people fill in the task forms of the rental protocol when they accept (the history, history.ts, too). */
 export const DEMO_DECISIONS = {
@@ -74,11 +113,11 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
   const user = async (email: string) => (await db.selectFrom('users').where('email', '=', email).select('id').executeTakeFirstOrThrow()).id;
   const form = async (code: string) => (await db.selectFrom('forms').where('entity_id', '=', entityId).where('code', '=', code).select('id').executeTakeFirstOrThrow()).id;
 
-  const reviewerRole = (await db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', 'reviewer').select('id').executeTakeFirstOrThrow()).id;
+  const roleId = async (code: string) => (await db.selectFrom('acl_roles').where('entity_id', '=', entityId).where('code', '=', code).select('id').executeTakeFirstOrThrow()).id;
   const passwordHash = await hash('Demo12345');
   for (const s of DEMO_STAFF) {
     const exists = await db.selectFrom('users').where('email', '=', s.email).select('id').executeTakeFirst();
-    if (!exists) await db.insertInto('users').values({ entity_id: entityId, email: s.email, name: s.name, docnumber: s.docnumber, role_id: reviewerRole, password_hash: passwordHash }).execute();
+    if (!exists) await db.insertInto('users').values({ entity_id: entityId, email: s.email, name: s.name, docnumber: s.docnumber, role_id: await roleId(s.role), password_hash: passwordHash }).execute();
   }
   const [coordinator, reviewer, intake, payments, applicant] = await Promise.all(
     ['coordinator@demo.test', 'reviewer@demo.test', 'intake@demo.test', 'payments@demo.test', 'applicant@demo.test'].map(user),
@@ -97,8 +136,19 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
 
   const definition: ProtocolDefinition = {
     start: ['intake'],
-    parties: [],
-    awardCaps: null,
+    // Issue 23: the landlord named in the application completes their side by link; after 14 days without it the
+    // programme may pay the tenant. The payment approval sets the award, within these caps.
+    parties: [
+      {
+        role: 'landlord',
+        formId: await form('landlord-side'),
+        attestation: DEMO_ATTESTATION,
+        deadlineDays: 14,
+        remindEveryDays: 3,
+        payTenantAfterDeadline: true,
+      },
+    ],
+    awardCaps: { maxArrearsMonths: 12, maxAheadMonths: 3, maxMonthlyRent: 3_000_00, maxUtilities: 1_000_00, maxTotal: 25_000_00 },
     duplicateFields: ['documentType', 'documentNumber'],
     requiredDocumentsField: null,
     pendingColumns: { requireIncome: ['noincome_require_zipcode'], section8: 'housing_assistance', thirdParty: 'working_third_party' },
@@ -106,8 +156,8 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
       { code: 'intake', name: 'Revisión de ingreso', name_en: 'Intake review', formId: await form('intake-review'), responsible: { kind: 'team', teamId: intakeTeam }, expirationDays: 2, join: 'any', onAccept: [{ to: 'documents' }], onReject: { notEligible: true } },
       { code: 'documents', name: 'Verificación de documentos', name_en: 'Document verification', formId: await form('document-verification'), responsible: { kind: 'team', teamId: reviewTeam }, expirationDays: 3, join: 'any', onAccept: [{ to: 'eligibility' }, { to: 'landlord' }], onReject: { to: 'intake' } },
       { code: 'eligibility', name: 'Elegibilidad', name_en: 'Eligibility', formId: await form('eligibility'), responsible: { kind: 'team', teamId: reviewTeam }, expirationDays: 3, join: 'any', onAccept: [{ to: 'payment', when: "eligible == 'yes'" }], onReject: { notEligible: true } },
-      { code: 'landlord', name: 'Verificación del arrendador', name_en: 'Landlord verification', formId: await form('landlord-verification'), responsible: { kind: 'task', task: 'intake' }, expirationDays: 5, join: 'any', onAccept: [{ to: 'payment' }], onReject: { to: 'intake' } },
-      { code: 'payment', name: 'Aprobación del pago', name_en: 'Payment approval', formId: await form('payment-approval'), responsible: { kind: 'team', teamId: paymentsTeam }, expirationDays: 2, join: 'all', onAccept: [{ to: 'supervisor', when: 'amount > 5000' }, { to: 'notify', when: 'amount <= 5000' }], onReject: { to: 'eligibility' } },
+      { code: 'landlord', name: 'Verificación del arrendador', name_en: 'Landlord verification', formId: await form('landlord-verification'), responsible: { kind: 'task', task: 'intake' }, expirationDays: 5, join: 'any', waitsForParty: 'landlord', onAccept: [{ to: 'payment' }], onReject: { to: 'intake' } },
+      { code: 'payment', name: 'Aprobación del pago', name_en: 'Payment approval', formId: await form('payment-approval'), responsible: { kind: 'team', teamId: paymentsTeam }, expirationDays: 2, join: 'all', award: true, onAccept: [{ to: 'supervisor', when: 'amount > 5000' }, { to: 'notify', when: 'amount <= 5000' }], onReject: { to: 'eligibility' } },
       { code: 'supervisor', name: 'Aprobación del supervisor', name_en: 'Supervisor approval', formId: null, responsible: { kind: 'team', teamId: supervisors }, expirationDays: 1, join: 'any', onAccept: [{ to: 'notify' }], onReject: { to: 'payment' } },
       { code: 'notify', name: 'Notificar al solicitante y al arrendador', name_en: 'Notify applicant and landlord', formId: null, responsible: { kind: 'team', teamId: paymentsTeam }, expirationDays: 1, join: 'any', onAccept: [], onReject: null },
     ],
@@ -146,12 +196,16 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
     housing_assistance: i % 3 === 0, income_required_housing_assistance: i % 3 === 0 ? 300 : undefined, working_third_party: i % 4 === 0, third_party_email: i % 4 === 0 ? 'helper@example.org' : undefined,
     sourceSNAP: i % 2 === 0, sourceUnemployment: i % 5 === 0,
   });
+  // The first two applications name the demo landlord (issue 23): submitting them invites her.
+  const LANDLORD = { role: 'landlord', name: 'Lina Landlord', email: 'landlord@demo.test', phone: '3005550106' };
   const open = async (i: number) => {
-    const id = await db.transaction().execute((trx) => createDraft(trx, app, { protocolId, projectId: project.id, ownerId: applicant, data: data(APPLICANTS[i], i) }));
+    const values = { ...data(APPLICANTS[i], i), ...(i < 2 ? { landlord: LANDLORD } : {}) };
+    const id = await db.transaction().execute((trx) => createDraft(trx, app, { protocolId, projectId: project.id, ownerId: applicant, data: values }));
     await submitCase(db, env, app, id);
     return id;
   };
-  const accept = async (caseId: number, code: string, values: Record<string, unknown> = {}) => acceptTask(db, env, coord, await taskOf(caseId, code), { data: values });
+  const accept = async (caseId: number, code: string, values: Record<string, unknown> = {}) =>
+    acceptTask(db, env, coord, await taskOf(caseId, code), { data: values, ...(code === 'payment' ? { award: demoAward(Number(values.amount), caseId) } : {}) });
   const { intakeOk, docsOk, eligible, landlordOk, pay } = DEMO_DECISIONS;
 
   // Drafts: saved but not submitted.
@@ -187,6 +241,13 @@ async function seedOnce(db: Db, env: EngineEnv, log: (msg: string) => void): Pro
     await closeOpenTasks(trx, row, coord);
     await setCaseState(trx, env, row, 'close', coord, { reason: 'Withdrawn by the applicant' });
   });
+  // The landlord followed both links (each a single-use token of its own, as the emailed ones are) and accepted them.
+  const landlordActor = await as('landlord@demo.test');
+  for (const party of await db.selectFrom('case_parties').where('entity_id', '=', entityId).where('email', '=', LANDLORD.email).select('id').execute()) {
+    const token = randomBytes(32).toString('base64url');
+    await db.updateTable('case_parties').set({ token_hash: hashToken(token) }).where('id', '=', party.id).execute();
+    await acceptInvitation(db, landlordActor, token);
+  }
   // The reviewer takes one intake task over from the round-robin choice.
   await assignTask(db, env, coord, await taskOf(c[0], 'intake'), { userId: reviewer });
   log(`seeded the demo workflow: 4 teams, protocol '${RENTAL_PROTOCOL_CODE}', ${c.length + 1} cases and 2 drafts`);

@@ -284,7 +284,12 @@ export async function savePartyForm(db: Db, actor: Actor, id: number, values: Re
 
 /** Names compared as people type them: case, accents' absence aside, and spaces do not count. */
 export const sameName = (a: string, b: string) => {
-  const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[\s.,'’-]+/g, '');
+  const norm = (s: string) =>
+    s
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/[\s.,'’-]+/g, '');
   return norm(a) !== '' && norm(a) === norm(b);
 };
 

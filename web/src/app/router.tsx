@@ -68,6 +68,11 @@ const PrintTemplateEditorPage = lazyPage(() => import('../features/printing/Prin
 // Reports (ECharts loads later still, with the first chart).
 const ReportsPage = lazyPage(() => import('../features/reports/ReportsPage.js'));
 const DataTapePage = lazyPage(() => import('../features/datatape/DataTapePage.js'));
+// Awards and payments (issue 23): payment batches, the ACH settings, the yearly payee report.
+const BatchesPage = lazyPage(() => import('../features/payments/BatchesPage.js'));
+const BatchPage = lazyPage(() => import('../features/payments/BatchPage.js'));
+const AchSettingsPage = lazyPage(() => import('../features/payments/AchSettingsPage.js'));
+const PayeeReportPage = lazyPage(() => import('../features/payments/PayeeReportPage.js'));
 // Agencies: registering one (no session) and the platform operator's pages.
 const RegisterAgencyPage = lazyPage(() => import('../features/agencies/RegisterAgencyPage.js'));
 const ConfirmRegistrationPage = lazyPage(() => import('../features/agencies/ConfirmRegistrationPage.js'));
@@ -78,6 +83,10 @@ const PublicEntitiesPage = lazyPage(() => import('../features/public/PublicEntit
 const PublicEntityPage = lazyPage(() => import('../features/public/PublicEntityPage.js'));
 const PublicProgrammePage = lazyPage(() => import('../features/public/PublicProgrammePage.js'));
 const LandingPage = lazyPage(() => import('../features/landing/LandingPage.js'));
+// The other parties of an application (issue 23): the link they receive, their list and their side of one.
+const InvitationPage = lazyPage(() => import('../features/parties/InvitationPage.js'));
+const MyPartiesPage = lazyPage(() => import('../features/parties/MyPartiesPage.js'));
+const PartyPage = lazyPage(() => import('../features/parties/PartyPage.js'));
 
 /**
  * Every page of the app. The side menu links only to paths declared here.
@@ -106,6 +115,9 @@ export const appRoutes: RouteObject[] = [
           { path: '/cases/imports', element: <ImportsPage />, handle: page('caseImports.title', 'admin_cases') },
           { path: '/cases/:id', element: <CasePage />, handle: page('caseView.title', 'wf_casos') },
           { path: '/cases/:id/correct', element: <CorrectionPage />, handle: page('caseCorrection.page.title', 'wf_casos') },
+          // A party's own pages need a session only: what they may see is theirs alone (the server's 404 otherwise).
+          { path: '/partes', element: <MyPartiesPage />, handle: page('parties.mine.title') },
+          { path: '/partes/:id', element: <PartyPage />, handle: page('parties.page.pageTitle') },
           { path: '/main/acl_acciones', element: <ActionsPage />, handle: page('menu.aclActions', 'acl_acciones') },
           { path: '/main/acl_objetos', element: <ModulesPage />, handle: page('menu.aclModules', 'acl_objetos') },
           { path: '/main/acl_roles', element: <RolesPage />, handle: page('menu.aclRoles', 'acl_roles') },
@@ -145,6 +157,10 @@ export const appRoutes: RouteObject[] = [
           { path: '/admin-tasks', element: <AdminTasksPage />, handle: page('tasks.admin.title', 'admintasks') },
           { path: '/reportes', element: <ReportsPage />, handle: page('menu.reports', 'menuReportes') },
           { path: '/reportes/data-tape', element: <DataTapePage />, handle: page('dataTape.title', 'reporte_data_tape') },
+          { path: '/reportes/beneficiarios', element: <PayeeReportPage />, handle: page('payments.report.title', 'reporte_beneficiarios') },
+          { path: '/pagos', element: <BatchesPage />, handle: page('payments.batches.title', 'pagos') },
+          { path: '/pagos/:id', element: <BatchPage />, handle: page('payments.batch.title', 'pagos') },
+          { path: '/configuracion/pagos', element: <AchSettingsPage />, handle: page('payments.ach.title', 'pagos') },
           { path: '/configuracion', element: <ApplicationSettingsPage />, handle: page('appSettings.title', 'menu_configuracion') },
           { path: '/configuracion/calendario', element: <CalendarSettings />, handle: page('settings.calendar.title', 'menu_configuracion') },
           { path: '/configuracion/webhooks', element: <WebhooksPage />, handle: page('webhooks.title', 'menu_configuracion') },
@@ -177,6 +193,7 @@ export const appRoutes: RouteObject[] = [
           { path: '/publico/:entity', element: <PublicEntityPage />, handle: page('public.entityTitle') },
           { path: '/publico/:entity/:code', element: <PublicProgrammePage />, handle: page('public.programmeTitle') },
           { path: '/landing/:docnumber/:name/:code', element: <LandingPage />, handle: page('landing.untitled') },
+          { path: '/partes/invitacion/:token', element: <InvitationPage />, handle: page('parties.invitation.title') },
           { path: '/404', element: <NotFoundPage />, handle: page('notFound.title') },
           { path: '*', element: <NotFoundPage />, handle: page('notFound.title') },
         ],

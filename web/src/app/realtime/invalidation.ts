@@ -12,6 +12,7 @@ import type { ChangedEvent } from '../../../../core/realtime.js';
 import { caseKeys } from '../../features/cases/api/keys.js';
 import { commentKeys } from '../../features/comments/api.js';
 import { taskKeys } from '../../features/tasks/api.js';
+import { paymentKeys } from '../../features/payments/api.js';
 import { applicationSettingsKeys } from '../../features/settings/api.js';
 import { PROJECT_SETTINGS_KEY } from '../project/projectSettings.js';
 
@@ -22,10 +23,12 @@ export function keysFor(e: ChangedEvent): QueryKey[] {
       if (e.many) return [caseKeys.all, taskKeys.all];
       return [caseKeys.lists(), caseKeys.counts(), caseKeys.drafts(), ...e.ids.map((id) => caseKeys.detail(id)), ...e.ids.map((id) => taskKeys.timeline(String(id)))];
     case 'task':
-      if (e.many) return [taskKeys.all, caseKeys.lists(), caseKeys.details()];
+      // A decided task may have set its case's award (issue 23).
+      if (e.many) return [taskKeys.all, caseKeys.lists(), caseKeys.details(), paymentKeys.awards()];
       return [
         taskKeys.lists(), taskKeys.pendingLists(), ...e.ids.map((id) => taskKeys.detail(String(id))),
         ...e.caseIds.map((id) => taskKeys.timeline(String(id))), ...e.caseIds.map((id) => caseKeys.detail(id)), caseKeys.lists(),
+        ...e.caseIds.map((id) => paymentKeys.award(id)),
       ];
     case 'comment':
       if (e.many) return [commentKeys.cases(), commentKeys.lists()];

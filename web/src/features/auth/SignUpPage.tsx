@@ -39,7 +39,8 @@ export default function SignUpPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const { control, handleSubmit, setError, setValue } = useForm<SignUpValues>({
     resolver: zodResolver(signupSchema),
-    defaultValues: { name: '', email: '', docnumber: '', password: '', passwordConfirm: '', captcha: '' },
+    // A party's invitation link (/partes/invitacion) fills in the name and email the applicant gave.
+    defaultValues: { name: params.get('name') ?? '', email: params.get('email') ?? '', docnumber: '', password: '', passwordConfirm: '', captcha: '' },
   });
   const captcha = useCaptchaRound(() => setValue('captcha', ''));
   const mutation = useSignUp(project, {

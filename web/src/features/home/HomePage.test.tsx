@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, test, vi } from 'vitest';
 import { RoutePatternsContext } from '../../app/menu/implementedRoutes.js';
 import { ProjectSettingsContext } from '../../app/project/projectSettings.js';
 import type { SessionUser } from '../../app/session/session.js';
-import { fixtureUser, settingsFixture } from '../../test/utils.js';
+import { createQueryClient } from '../../app/queryClient.js';
+import { fixtureUser, jsonResponse, mockSettingsFetch, mockFetch, settingsFixture } from '../../test/utils.js';
 import { HomePage } from './HomePage.js';
 
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
@@ -18,18 +20,22 @@ vi.mock('../../app/session/session.js', async (importOriginal) => {
 
 function renderHome(patterns: readonly string[]) {
   render(
-    <MemoryRouter>
-      <ProjectSettingsContext value={settingsFixture}>
-        <RoutePatternsContext value={patterns}>
-          <HomePage />
-        </RoutePatternsContext>
-      </ProjectSettingsContext>
-    </MemoryRouter>,
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <ProjectSettingsContext value={settingsFixture}>
+          <RoutePatternsContext value={patterns}>
+            <HomePage />
+          </RoutePatternsContext>
+        </ProjectSettingsContext>
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 
 describe('HomePage', () => {
   test('greets the user and lists their modules, linking only those with a page', () => {
+    // Not a party of any application: no card for "My tenants' applications".
+    mockSettingsFetch();
     session.user = fixtureUser;
     renderHome(['/home', '/tasks']);
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Demo Coordinator' })).toBeInTheDocument();
@@ -47,6 +53,14 @@ describe('HomePage', () => {
     renderHome([]);
     const users = screen.getAllByRole('listitem').find((item) => item.textContent?.includes('Users'));
     expect(users).toHaveTextContent('Permissions');
+  });
+
+  test("a landlord (a party of some application) gets a card to \"My tenants' applications\"", async () => {
+    mockFetch((url) => (url.startsWith('/api/parties/mine') ? jsonResponse({ items: [], total: 3 }) : jsonResponse({ error: { code: 'ROUTE_NOT_FOUND', message: 'Not found' } }, 404)));
+    session.user = { name: 'Rosa', targets: [] };
+    renderHome(['/partes']);
+    expect(await screen.findByRole('link', { name: /My tenants' applications/ })).toHaveAttribute('href', '/partes');
+    expect(screen.getByText('3 applications name you as landlord or another party')).toBeInTheDocument();
   });
 
   test('says so when the user has no module', () => {

@@ -9,6 +9,7 @@ import type { MenuEntry, MenuLink } from '../../../../core/menu.js';
 import { useIsImplemented } from '../../app/menu/implementedRoutes.js';
 import { useMenuEntries } from '../../app/menu/useMenuEntries.js';
 import { useCan, useSessionUser } from '../../app/session/session.js';
+import { MyPartiesCard } from '../parties/MyPartiesCard.js';
 import { DashboardTiles } from '../reports/DashboardTiles.js';
 
 /** A module to show on the home page, with the menu group it sits in. */
@@ -35,6 +36,8 @@ export function HomePage() {
         {t('home.welcome', { name: user.name })}
       </Typography>
       {staff && <DashboardTiles />}
+      {/* A landlord or other party of some application: the way to their side. */}
+      <MyPartiesCard />
       <Typography variant="h6" component="h2" gutterBottom>
         {t('home.modules')}
       </Typography>

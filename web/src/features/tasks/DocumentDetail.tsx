@@ -18,6 +18,8 @@ import { showToast } from '../../components/feedback/toastStore.js';
 import { errorMessage } from '../../lib/api.js';
 import { fileLink } from './api.js';
 import { isFileRef, labelOf, optionText } from './fieldText.js';
+import { isPartyValue } from '../../../../core/forms/data.js';
+import { partyValueText } from '../parties/labels.js';
 
 /** Opens a stored file through a short-lived download link. */
 async function openFile(id: string): Promise<void> {
@@ -71,6 +73,7 @@ export function ValueText({ field, value }: { field: FieldDef; value: unknown })
     );
   }
   if (field.type === 'file') return <FileLinks value={value} />;
+  if (field.type === 'party' && isPartyValue(value)) return <span>{partyValueText(t, value)}</span>;
   if (field.type === 'repeat' && Array.isArray(value)) return <RepeatRows field={field} rows={value} />;
   const label = (v: unknown) => {
     const option = field.options?.find((o) => o.value === v || String(o.value) === String(v));

@@ -13,6 +13,7 @@ import { Presence } from '../../components/Presence.js';
 import { useRoom } from '../../lib/realtime.js';
 import { CommentThread } from '../comments/index.js';
 import { FormRenderer, type FormRendererHandle } from '../forms/renderer/FormRenderer.js';
+import { AwardPanel, type AwardPanelHandle } from '../payments/AwardPanel.js';
 import { useTask } from './api.js';
 import { AssignDialog } from './AssignDialog.js';
 import { DocumentDetail } from './DocumentDetail.js';
@@ -41,6 +42,8 @@ export default function TaskPage() {
   const session = useSession();
   // The task form (the forms feature's renderer) holds the values; the decisions read them when the user acts.
   const formRef = useRef<FormRendererHandle>(null);
+  // Issue 23: on the task that sets the award, its panel holds the award Accept sends.
+  const awardRef = useRef<AwardPanelHandle>(null);
   const room = useRoom(id ? { kind: 'task', id: Number(id) } : null);
   const query = useTask(id);
   // The task as the page shows it: a newer version (someone else's change, heard live) replaces it
@@ -50,7 +53,7 @@ export default function TaskPage() {
   // An ad-hoc task is outside the protocol: nothing comes after it, and a reject sends nothing back.
   const adhoc = task?.code === ADHOC_TASK_CODE;
   const destination = useRejectDestination(task?.onReject ?? null, adhoc);
-  const decisions = useTaskDecisions(id, task, adhoc, formRef);
+  const decisions = useTaskDecisions(id, task, adhoc, formRef, awardRef);
 
   if (query.isError || !task) {
     return (
@@ -107,6 +110,7 @@ export default function TaskPage() {
               <Typography color="text.secondary">{t('tasks.form.noForm')}</Typography>
             )}
           </Section>
+          {task.award && <AwardPanel key={loadedVersion} ref={awardRef} caseId={task.case.id} editable={task.actions.includes('accept')} />}
           <Section title={t('tasks.documentDetail')} id="task-document">
             <DocumentDetail form={task.case.mainForm} data={task.case.data} optionLabels={task.case.optionLabels} />
           </Section>

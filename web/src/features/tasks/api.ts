@@ -13,6 +13,7 @@ import type {
 } from '../../../../core/api/tasks.js';
 import type { fileLinkSchema } from '../../../../core/api/files.js';
 import type { Wire } from '../../../../core/api/wire.js';
+import type { AwardInput } from '../../../../core/api/payments.js';
 import type { AdhocTaskInput } from '../../../../core/workflow/adhoc.js';
 import type { FormDefinition } from '../../../../core/forms/definition.js';
 import { type ListPage, type ListParams, listQueryString, useListPage } from '../../components/table/listParams.js';
@@ -128,6 +129,8 @@ export interface TaskDecision {
   id: number | string;
   data?: Record<string, unknown>;
   version?: number;
+  /** Issue 23: the award, on the task that sets it (features/payments' award panel). */
+  award?: AwardInput;
 }
 
 /** Saves a task's form without deciding. Errors are the caller's to show (field errors). */
@@ -150,7 +153,7 @@ export function useSaveTaskData(callbacks: MutationCallbacks<{ version: number }
 export function useAcceptTask<T extends TaskDecision = TaskDecision>(callbacks: MutationCallbacks<Decided, T> = {}) {
   const invalidate = useInvalidateTasks();
   return useMutation({
-    mutationFn: ({ id, data, version }: T) => apiFetch<Decided>(`${TASKS_PATH}/${id}/accept`, { method: 'POST', json: { data, version } }),
+    mutationFn: ({ id, data, version, award }: T) => apiFetch<Decided>(`${TASKS_PATH}/${id}/accept`, { method: 'POST', json: { data, version, award } }),
     meta: { silentError: true },
     onSuccess: refreshAfter(callbacks, () => invalidate()),
     onError: callbacks.onError,

@@ -6,6 +6,7 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { ApiError, type ApiErrorDetail, errorMessage } from '../../lib/api.js';
 import type { FormRendererHandle } from '../forms/renderer/FormRenderer.js';
+import type { AwardPanelHandle } from '../payments/AwardPanel.js';
 import type { AssignTarget } from './AssignDialog.js';
 import { type TaskDetail, useAcceptTask, useAssignTask, useInvalidateTasks, useRejectTask, useRestartTask, useSaveTaskData } from './api.js';
 import { masterValues } from './masterValues.js';
@@ -43,7 +44,14 @@ function useDecisionDialog(): DecisionDialog & { setError: (error: string | unde
  * shared validator) names get their message under the field, other messages
  * a toast, and a stale page loads the task again.
  */
-export function useTaskDecisions(id: string, task: TaskDetail | undefined, adhoc: boolean, formRef: RefObject<FormRendererHandle | null>) {
+export function useTaskDecisions(
+  id: string,
+  task: TaskDetail | undefined,
+  adhoc: boolean,
+  formRef: RefObject<FormRendererHandle | null>,
+  /** The award panel, on the task that sets the award (`task.award`): Accept sends its award. */
+  awardRef?: RefObject<AwardPanelHandle | null>,
+) {
   const { t } = useTranslation();
   const session = useSession();
   const dialogs = useDialogs();
@@ -128,18 +136,28 @@ export function useTaskDecisions(id: string, task: TaskDetail | undefined, adhoc
       }
       data = checked.data;
     }
+    // Issue 23: the task that sets the award sends it; the panel says what is wrong (fields, caps) and keeps it back.
+    let award: ReturnType<AwardPanelHandle['check']> | undefined;
+    if (task.award) {
+      award = awardRef?.current ? awardRef.current.check() : null;
+      if (!award) {
+        if (!awardRef?.current) showToast(t('payments.award.notReady'));
+        return;
+      }
+    }
     const next = task.next.map((n) => n.name).join(', ');
+    const message = adhoc
+      ? t('adhocTasks.confirmAccept', { name: task.name })
+      : next
+        ? t('tasks.confirmAcceptNext', { name: task.name, next })
+        : t('tasks.confirmAcceptLast', { name: task.name });
     const confirmed = await dialogs.confirm({
       title: t('tasks.acceptTitle'),
-      message: adhoc
-        ? t('adhocTasks.confirmAccept', { name: task.name })
-        : next
-          ? t('tasks.confirmAcceptNext', { name: task.name, next })
-          : t('tasks.confirmAcceptLast', { name: task.name }),
+      message: award ? `${message} ${award.summary}` : message,
       confirmText: t('tasks.accept'),
     });
     // `data`: the values the shared validator cleaned (hidden fields left out).
-    if (confirmed) accept.mutate({ id, data, version: shownVersion.current });
+    if (confirmed) accept.mutate({ id, data, version: shownVersion.current, award: award?.award });
   };
   const confirmRestart = async () => {
     if (!task) return;

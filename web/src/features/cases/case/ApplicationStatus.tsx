@@ -11,7 +11,7 @@ import type { PublicStatus } from '../../../../../core/cases/portal.js';
 import { formatDate, formatDateTime } from '../../../../../core/dates.js';
 import { useSession } from '../../../app/session/session.js';
 import { FactsList, QueryState, Section } from '../../../components/page/index.js';
-import { correctionUrl, usePublicTimeline } from '../api.js';
+import { correctionUrl, type PublicTimeline, usePublicTimeline } from '../api.js';
 
 /** The colour of a public status: what asks something of the applicant stands out. */
 const STATUS_COLOR: Record<PublicStatus, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
@@ -94,41 +94,51 @@ export function ApplicationStatus({ caseId, mayResubmit }: { caseId: number; may
               <Typography id={`progress-${caseId}`} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
                 {t('casePortal.timeline')}
               </Typography>
-              {p.events.length === 0 ? (
-                <Typography variant="body2" color="text.secondary">
-                  {t('casePortal.noEvents')}
-                </Typography>
-              ) : (
-                <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none' }}>
-                  {p.events.map((e, index) => {
-                    const last = index === p.events.length - 1;
-                    const Icon = last ? RadioButtonUncheckedOutlined : CheckCircleOutlined;
-                    return (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id; their order is fixed.
-                      <Box component="li" key={index} sx={{ display: 'flex', gap: 1, pb: last ? 0 : 1.5, position: 'relative' }}>
-                        <Icon fontSize="small" color={last ? 'primary' : 'success'} aria-hidden sx={{ mt: 0.25, flexShrink: 0 }} />
-                        <Box sx={{ minWidth: 0 }}>
-                          <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                            {t(`casePortal.event.${e.kind}`)}
-                          </Typography>
-                          <Typography variant="caption" color="text.secondary" component="p">
-                            {formatDateTime(e.at, tz)}
-                          </Typography>
-                          {e.documents.length > 0 && (
-                            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                              {e.documents.join(', ')}
-                            </Typography>
-                          )}
-                        </Box>
-                      </Box>
-                    );
-                  })}
-                </Box>
-              )}
+              <PublicSteps events={p.events} tz={tz} />
             </Box>
           </Box>
         )}
       </QueryState>
     </Section>
+  );
+}
+
+/** A case's public steps, oldest first, the last one still open (the applicant's and a party's view). */
+export function PublicSteps({ events, tz }: { events: PublicTimeline['events']; tz: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {events.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {t('casePortal.noEvents')}
+        </Typography>
+      ) : (
+        <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none' }}>
+          {events.map((e, index) => {
+            const last = index === events.length - 1;
+            const Icon = last ? RadioButtonUncheckedOutlined : CheckCircleOutlined;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id; their order is fixed.
+              <Box component="li" key={index} sx={{ display: 'flex', gap: 1, pb: last ? 0 : 1.5, position: 'relative' }}>
+                <Icon fontSize="small" color={last ? 'primary' : 'success'} aria-hidden sx={{ mt: 0.25, flexShrink: 0 }} />
+                <Box sx={{ minWidth: 0 }}>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {t(`casePortal.event.${e.kind}`)}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary" component="p">
+                    {formatDateTime(e.at, tz)}
+                  </Typography>
+                  {e.documents.length > 0 && (
+                    <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                      {e.documents.join(', ')}
+                    </Typography>
+                  )}
+                </Box>
+              </Box>
+            );
+          })}
+        </Box>
+      )}
+    </>
   );
 }

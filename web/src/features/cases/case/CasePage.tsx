@@ -45,6 +45,7 @@ import { ReturnForCorrectionDialog } from './ReturnForCorrectionDialog.js';
 import { SimilarCases } from './SimilarCases.js';
 import { LandingLinkButton } from './LandingLinkButton.js';
 import { CasePrintMenu } from '../../printing/CasePrintMenu.js';
+import { CasePartiesPanel } from '../../parties/CasePartiesPanel.js';
 
 /** Errors that mean the page shows an old state of the case: it loads again. */
 const STALE_CODES = new Set(['INVALID_TRANSITION', 'CONFLICT', 'STALE_DRAFT', 'CASE_NOT_OPEN', 'CORRECTION_OPEN', 'NO_OPEN_CORRECTION']);
@@ -270,6 +271,8 @@ export default function CasePage() {
           <CaseDocuments form={c.form} data={c.data} />
           {showTasks && c.state !== 'DRAFT' && <DocumentReview caseId={c.id} form={c.form} data={c.data} />}
           {showTasks && c.state !== 'DRAFT' && <CaseTasks caseId={id} mayAddTask={c.state === 'PENDING' && can('wf_tareas', 'create')} />}
+          {/* The landlord and other parties (issue 23): staff only, as the server allows. */}
+          {showTasks && c.state !== 'DRAFT' && <CasePartiesPanel caseId={c.id} />}
           {c.state !== 'DRAFT' && <CommentThread caseId={c.id} />}
           {c.canSeeHistory && session.targets.includes('historialaplicacion') && (
             <Section title={t('caseView.history.title')}>

@@ -50,6 +50,8 @@ export interface FormRendererProps {
   /** A stepper moved to another step (Next found the steps it left valid, or Back): a page may clear its summary. */
   onStepChange?: () => void;
   submitLabel?: string;
+  /** The page draws its own buttons and calls the handle's submit() (a party's side: the form, then the signature). */
+  hideSubmit?: boolean;
   /** Where options come from; by default the saved form's options endpoint. */
   loadOptions?: OptionsLoader;
   /** Where files go; by default the files module. */
@@ -308,7 +310,7 @@ export function FormRenderer(props: FormRendererProps) {
             }}
           >
             <FieldList fields={fields} />
-            {onSubmit && !readOnly && <SubmitBar fields={fields} label={submitLabel ?? t('common.save')} busy={form.formState.isSubmitting} />}
+            {onSubmit && !readOnly && !props.hideSubmit && <SubmitBar fields={fields} label={submitLabel ?? t('common.save')} busy={form.formState.isSubmitting} />}
           </Box>
         </ScopeContext>
       </FormProvider>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '../../../../../core/forms/definition.js';
 import { isEmpty } from '../../../../../core/forms/expr.js';
+import { isPartyValue, partyText } from '../../../../../core/forms/data.js';
 import { useFieldText } from '../labels.js';
 import { useScopedValue } from './hooks.js';
 import { fileRefs } from './widgets/FileWidget.js';
@@ -37,6 +38,8 @@ export function CellValue({ field, value, row }: CellProps) {
     }
     case 'file':
       return <>{fileRefs(value).map((f) => f.name).join(', ')}</>;
+    case 'party':
+      return <>{isPartyValue(value) ? partyText(value) : ''}</>;
     case 'repeat':
       return <>{t('forms.renderer.rowCount', { count: Array.isArray(value) ? value.length : 0 })}</>;
     default:

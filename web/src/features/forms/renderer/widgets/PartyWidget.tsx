@@ -21,7 +21,11 @@ export function PartyWidget({ field, name }: FieldRendererProps) {
   const { binding, error, label, help, required, disabled } = useFieldBinding(field, name);
   const under = useErrorsUnder(name) as Record<string, unknown> | undefined;
   const value: Party = binding.value && typeof binding.value === 'object' ? (binding.value as Party) : {};
-  const set = (key: keyof Party, v: string) => binding.onChange({ ...value, ...(field.partyRole ? { role: field.partyRole } : {}), [key]: v });
+  // Emptied again (no name, email or phone): no party, as if never touched, so an optional field stays optional.
+  const set = (key: keyof Party, v: string) => {
+    const next: Party = { ...value, ...(field.partyRole ? { role: field.partyRole } : {}), [key]: v };
+    binding.onChange([next.name, next.email, next.phone].some((x) => typeof x === 'string' && x.trim() !== '') || (!field.partyRole && next.role) ? next : undefined);
+  };
   const part = (key: keyof Party) => errorText(under?.[key]);
   return (
     <FormControl component="fieldset" fullWidth margin="dense" required={required} disabled={disabled} error={!!error}>
@@ -31,7 +35,7 @@ export function PartyWidget({ field, name }: FieldRendererProps) {
           <TextField select fullWidth margin="dense" label={t('parties.fields.role')} value={value.role ?? ''} onChange={(e) => set('role', e.target.value)} onBlur={binding.onBlur} disabled={disabled} error={!!part('role')} helperText={part('role')}>
             {PARTY_ROLES.map((role) => (
               <MenuItem key={role} value={role}>
-                {t(`parties.role.${role}`)}
+                {t(`parties.roleTitle.${role}`)}
               </MenuItem>
             ))}
           </TextField>
