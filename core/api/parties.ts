@@ -97,6 +97,8 @@ export const partyTokenParams = z.strictObject({ token: z.string().regex(PARTY_T
  */
 export const partyInvitationSchema = z.object({
   entity: z.object({ name: z.string(), docnumber: z.string() }),
+  /** The case's project (its uid): the sign-up and sign-in the page offers are that project's. */
+  project: z.string(),
   programme: bilingual,
   role: z.enum(PARTY_ROLES),
   caseNumber: z.string().nullable(),

@@ -180,6 +180,7 @@ export async function invitationOf(db: Db, token: string, now = new Date()): Pro
   const row = liveInvitation(await findInvitation(db, token), now);
   return {
     entity: { name: row.entity_name, docnumber: row.docnumber },
+    project: row.project_uid,
     programme: programmeOf(row),
     role: row.party.role,
     caseNumber: row.serial,

@@ -158,7 +158,7 @@ describe('invitations', () => {
   it('the link says who invites whom, with the applicant’s first name only; an unknown link is 404', async () => {
     const res = await t.request({ method: 'GET', url: `/api/parties/invitations/${token}` });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ role: 'landlord', applicantFirstName: 'Ana', partyName: 'Larry Landlord', email: LANDLORD_EMAIL, valid: true, entity: { name: 'Rent Relief Agency' } });
+    expect(res.json()).toMatchObject({ role: 'landlord', applicantFirstName: 'Ana', partyName: 'Larry Landlord', email: LANDLORD_EMAIL, valid: true, entity: { name: 'Rent Relief Agency' }, project: projectUid });
     expect(res.body).not.toContain('Tenantson');
     const unknown = await t.request({ method: 'GET', url: `/api/parties/invitations/${'A'.repeat(43)}` });
     expect(unknown.statusCode).toBe(404);

@@ -184,12 +184,13 @@ export async function findInvitation(db: Executor, token: string, lock = false) 
     .innerJoin('cases as c', (j) => j.onRef('c.id', '=', 'cp.case_id').onRef('c.entity_id', '=', 'cp.entity_id'))
     .innerJoin('entities as e', 'e.id', 'cp.entity_id')
     .innerJoin('protocols as p', 'p.id', 'c.protocol_id')
+    .innerJoin('projects as pr', 'pr.id', 'c.project_id')
     .where('cp.token_hash', '=', hashToken(token))
     .where('e.active', '=', true)
     .where('c.state', '!=', 'DRAFT')
     .select([
       ...PARTY_COLUMNS, attestationDate, 'c.serial', 'c.state as case_state', 'c.owner_id', 'e.name as entity_name', 'e.docnumber',
-      'p.name as protocol_name', 'p.name_en as protocol_name_en', 'p.public_title_en', 'p.public_title_es',
+      'p.name as protocol_name', 'p.name_en as protocol_name_en', 'p.public_title_en', 'p.public_title_es', 'pr.uid as project_uid',
       sql<string>`coalesce(c.data->>'firstName', '')`.as('applicant_first_name'),
     ]);
   if (lock) q = q.forUpdate(['cp']);

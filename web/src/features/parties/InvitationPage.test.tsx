@@ -11,6 +11,7 @@ const TOKEN = 'A'.repeat(40) + 'b_-';
 const PATH = `/partes/invitacion/${TOKEN}`;
 const invitation: PartyInvitation = {
   entity: { name: 'Demo Housing Agency', docnumber: '900100200' },
+  project: 'applications',
   programme: { en: 'Rental assistance', es: 'Ayuda para el arriendo' },
   role: 'landlord',
   caseNumber: '2026-11-000042',
@@ -52,11 +53,12 @@ describe('/partes/invitacion/:token', () => {
     expect(screen.getByText('12/05/2026 12:00')).toBeInTheDocument();
     const signUp = await screen.findByRole('link', { name: 'Create an account' });
     const href = new URL(signUp.getAttribute('href') ?? '', 'http://x');
-    expect(href.pathname).toBe('/user/create-account');
+    // In the case's project, whatever project the browser last used.
+    expect(href.pathname).toBe('/user/create-account/applications');
     expect(href.searchParams.get('next')).toBe(PATH);
     expect(href.searchParams.get('name')).toBe('Rosa Díaz');
     expect(href.searchParams.get('email')).toBe('rosa@example.org');
-    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', `/login?next=${encodeURIComponent(PATH)}`);
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', `/login/applications?next=${encodeURIComponent(PATH)}`);
   });
 
   test('signed in: Accept takes the link and opens their page', async () => {

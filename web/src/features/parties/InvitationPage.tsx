@@ -15,7 +15,6 @@ import { formatDateTime } from '../../../../core/dates.js';
 import { sessionQuery, signOut } from '../../app/session/session.js';
 import { FactsList, QueryState } from '../../components/page/index.js';
 import { ApiError, errorMessage } from '../../lib/api.js';
-import { usePublicEntity } from '../public/api.js';
 import { useDocumentTitle } from '../public/parts.js';
 import { type DeadLink, deadLinkOf, type PartyInvitation, useAcceptInvitation, useInvitation } from './api.js';
 import { inLanguage, roleName, roleTitle } from './labels.js';
@@ -163,14 +162,11 @@ function InvitationActions({ token, invitation, onDead }: { token: string; invit
 
 /**
  * Signed out: create an account (filled with the name and email the applicant
- * gave) or sign in, both in the entity's project (its public page names it;
- * without one, the browser's) and both coming back to `back`.
+ * gave) or sign in, both in the case's project and both coming back to `back`.
  */
 function SignedOutActions({ invitation, back }: { invitation: PartyInvitation; back: string }) {
   const { t } = useTranslation();
-  const entity = usePublicEntity(invitation.entity.docnumber);
-  const project = entity.data?.project;
-  const projectPath = project ? `/${encodeURIComponent(project)}` : '';
+  const projectPath = `/${encodeURIComponent(invitation.project)}`;
   const next = encodeURIComponent(back);
   const prefill = new URLSearchParams({ name: invitation.partyName, email: invitation.email });
   return (
