@@ -247,6 +247,8 @@ export async function findTaskDetail(db: Db, actor: Actor, id: number) {
     },
     next: (tpl?.onAccept ?? []).map((e) => ({ code: e.to, name: names.get(e.to) ?? e.to, when: e.when ?? null })),
     onReject: tpl?.onReject ? ('to' in tpl.onReject ? { to: tpl.onReject.to, name: names.get(tpl.onReject.to) ?? tpl.onReject.to } : { notEligible: true as const }) : null,
+    // Issue 23: the task that sets the award (its template's `award: true`); the page shows the award panel for it.
+    ...(tpl?.award ? { award: true } : {}),
     actions: taskActions(actor, row, relationOf(actor, mine)),
   };
 }

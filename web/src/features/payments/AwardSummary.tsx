@@ -23,6 +23,7 @@ export function AwardSummary({ award }: { award: Award }) {
   const facts: Fact[] = [
     [t('payments.award.arrearsMonths'), months || t('payments.award.none')],
     [t('payments.award.aheadMonths'), String(award.aheadMonths)],
+    [t('payments.award.monthsPaid'), award.months.map((m) => formatMonth(m, lang)).join(', ') || t('payments.award.none')],
     [t('payments.award.monthlyRent'), money(award.monthlyRent)],
     [t('payments.award.utilities'), money(award.utilities)],
     [t('payments.award.payee'), [t(`payments.kind.${award.payeeKind}`), award.payeeName].filter(Boolean).join(': ')],
