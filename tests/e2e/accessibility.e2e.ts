@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signedInContext } from './browser.js';
+import { baseUrl, DESKTOP, launchBrowser, newContext, openInApp, PHONE, signedInContext } from './browser.js';
 
 /**
  * The identity and access pages checked by axe, as a person with a screen
@@ -42,8 +42,7 @@ describe('accessibility of the public pages', () => {
     const ctx = await newContext(browser, lang, viewport);
     const page = await ctx.newPage();
     for (const path of PUBLIC) {
-      await page.goto(path);
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      await openInApp(page, path);
       // The sign-up page's captcha loads after the form.
       if (path === '/user/create-account') await page.locator('altcha-widget input[type="checkbox"]').waitFor();
       if (axe) expect(await seriousViolations(page), path).toEqual([]);
@@ -60,22 +59,22 @@ describe.each([
   ['es', PHONE],
 ] as const)('accessibility of the admin pages (%s)', (lang, viewport) => {
   let ctx: BrowserContext;
+  let page: Page;
   let rulesPath = '';
   beforeAll(async () => {
     ctx = await signedInContext(browser, 'admin@demo.test', lang, viewport);
     const roles = await (await ctx.request.get(`${baseUrl()}/api/acl/roles?search=reviewer`)).json();
     rulesPath = `/main/acl_reglas/?role=${roles.items[0].id}`;
+    page = await ctx.newPage();
   });
   afterAll(() => ctx?.close());
 
+  // One page for them all, going from one to the next as the menu's links do.
   it.each(ADMIN)('%s: no serious violation, no sideways scrolling', async (path) => {
-    const page = await ctx.newPage();
-    await page.goto(path === 'rules' ? rulesPath : path);
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await openInApp(page, path === 'rules' ? rulesPath : path);
     await page.waitForLoadState('networkidle');
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.close();
   });
 });
 
@@ -88,23 +87,22 @@ describe.each([
   ['es', ZOOM_200],
 ] as const)('accessibility of the applicant pages (%s, %o)', (lang, viewport) => {
   let ctx: BrowserContext;
+  let page: Page;
   let casePath = '';
   beforeAll(async () => {
     ctx = await signedInContext(browser, 'applicant@demo.test', lang, viewport);
     const mine = await (await ctx.request.get(`${baseUrl()}/api/cases?limit=1`)).json();
     casePath = `/cases/${mine.items[0].id}`;
+    page = await ctx.newPage();
   });
   afterAll(() => ctx?.close());
 
   it.each(APPLICANT)('%s: no serious violation, no sideways scrolling', async (path) => {
-    const page = await ctx.newPage();
-    await page.goto(path === 'case' ? casePath : path);
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await openInApp(page, path === 'case' ? casePath : path);
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.close();
   });
 });
 

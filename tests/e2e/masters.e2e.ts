@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signedInContext, signIn, unique } from './browser.js';
+import { baseUrl, DESKTOP, launchBrowser, newContext, openInApp, PHONE, signedInContext, signIn, unique } from './browser.js';
 
 /**
  * The coordinator imports a CSV of municipios with two bad rows: the dry run
@@ -78,8 +78,7 @@ describe('accessibility of the forms and masters pages', () => {
     const forms = await (await ctx.request.get(`${baseUrl()}/api/forms?search=rental-application`)).json();
     const builder = `/formularios/${forms.items[0].id}`;
     for (const [path, tab] of [['/formularios'], ['/formularios/nuevo'], [builder], [builder, viewTab], ['/main'], ['/main/municipios']] as const) {
-      await page.goto(path);
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      await openInApp(page, path);
       if (tab) await page.getByRole('tab', { name: tab }).click();
       await page.waitForLoadState('networkidle');
       const result = await new AxeBuilder({ page }).analyze();

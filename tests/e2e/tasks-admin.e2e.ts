@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signIn, signedInContext } from './browser.js';
+import { baseUrl, DESKTOP, launchBrowser, newContext, openInApp, PHONE, signIn, signedInContext } from './browser.js';
 
 /**
  * Task administration on the demo data: the tasks of a protocol in their
@@ -159,8 +159,7 @@ describe('accessibility of the protocol, team and task pages', () => {
     if (!task) throw new Error('no pending task in the demo');
     const paths = ['/protocolos', `/protocolos/${id}`, '/protocolos/nuevo', `/protocolos/tareas?protocol=${id}`, '/equipos', '/integrantes-equipos', '/tasks', `/tasks/${task.id}`, `/tasks/case/${task.caseId}`, '/pendings', '/admin-tasks'];
     for (const path of paths) {
-      await page.goto(path);
-      await page.getByRole('heading', { level: 1 }).waitFor();
+      await openInApp(page, path);
       await page.waitForLoadState('networkidle');
       const result = await new AxeBuilder({ page }).analyze();
       const serious = result.violations

@@ -121,6 +121,10 @@ describe('awards and payments, end to end', () => {
   });
 
   it('refuses an award over a cap with 422 naming it: the task stays open and nothing is written', async () => {
+    // The task page knows this task sets the award (it shows the award panel).
+    const shown = await t.request({ method: 'GET', url: `/api/tasks/${first.taskId}`, cookies: officer });
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().award).toBe(true);
     const over = await accept(first.taskId, { award: award({ arrearsMonths: ['2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03'], aheadMonths: 3, monthlyRent: 1500_00 }) });
     expect(over.statusCode).toBe(422);
     expect(over.json().error.code).toBe('AWARD_OVER_CAP');
