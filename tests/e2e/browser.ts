@@ -85,6 +85,8 @@ export async function openInApp(page: Page, path: string): Promise<void> {
   if (!onApp) {
     await page.goto(path);
   } else {
+    // The pointer left where the last click was would hover whatever the new page puts under it.
+    await page.mouse.move(0, 0);
     await page.evaluate((to) => {
       for (const h of document.querySelectorAll('h1')) h.setAttribute('data-left', '');
       window.history.pushState({}, '', to);
@@ -103,4 +105,18 @@ export async function openInApp(page: Page, path: string): Promise<void> {
     .first()
     .waitFor({ timeout: 5000 })
     .catch(() => page.waitForLoadState('networkidle'));
+  await page.waitForLoadState('networkidle');
+  await settled(page);
+}
+
+/**
+ * Waits for the page's transitions and animations that end (a menu item's
+ * highlight, a label moving up) to end, at most two seconds: a colour
+ * checked half-way through one is neither the old nor the new one.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
+  });
 }
