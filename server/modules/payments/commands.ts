@@ -21,7 +21,7 @@ import { seal, taxIdDigest, unseal } from './crypto.js';
 import { coveredMonths, landlordKey, propertyKey, tenantKey } from './keys.js';
 import { type AchCredit, buildNacha, readNacha, traceNumberOf } from './nacha.js';
 import {
-  achSettingsOf, casePayee, casesOfPayee, findBatchDetail, findPayee, lockBatch, lockLiveAward, lockPayee, nextBatchNumber, overlappingAwards,
+  achSettingsOf, casePayee, casesOfPayee, payeesByIds, payeesOfCases, findBatchDetail, findPayee, lockBatch, lockLiveAward, lockPayee, nextBatchNumber, overlappingAwards,
   type PayeeRow, paymentsOfBatch, payeeReport,
 } from './repo.js';
 
@@ -275,10 +275,19 @@ export async function createBatch(db: Db, actor: Actor, body: { payDate: string;
       .orderBy('id')
       .forUpdate()
       .execute();
+    // Every payee the awards pay, in two statements however many awards: those named, and the latest of each case and
+    // kind for an award made before its payee gave their details (paid to the case's payee of its kind once there is one).
+    const named = awards.flatMap((a) => (a.payee_id !== null ? [a.payee_id] : []));
+    const unnamed = awards.flatMap((a) => (a.payee_id === null ? [a.case_id] : []));
+    const byId = new Map((named.length ? await payeesByIds(trx, actor, named) : []).map((p) => [p.id, p]));
+    const byCase = new Map<string, PayeeRow>();
+    for (const p of unnamed.length ? await payeesOfCases(trx, actor, unnamed) : []) {
+      const key = `${p.case_id}:${p.kind}`;
+      if (!byCase.has(key)) byCase.set(key, p);
+    }
     const chosen: Array<{ id: number; case_id: number; payee: PayeeRow; total: number }> = [];
     for (const a of awards) {
-      // An award made before its payee gave their details is paid to the case's payee of its kind once there is one.
-      const payee = a.payee_id !== null ? await findPayee(trx, actor, a.payee_id) : await casePayee(trx, actor, a.case_id, a.payee_kind as PayeeKind);
+      const payee = a.payee_id !== null ? byId.get(a.payee_id) : byCase.get(`${a.case_id}:${a.payee_kind}`);
       if (!payee || (body.method && payee.method !== body.method)) continue;
       chosen.push({ id: a.id, case_id: a.case_id, payee, total: a.total });
     }

@@ -93,6 +93,16 @@ export async function casePayee(db: Executor, doer: Doer, caseId: number, kind: 
   return payees(db, doer).where('p.case_id', '=', caseId).where('p.kind', '=', kind).orderBy('p.updated_at', 'desc').orderBy('p.id', 'desc').executeTakeFirst();
 }
 
+/** Payees by id, in one statement (a batch's named payees). */
+export function payeesByIds(db: Executor, doer: Doer, ids: number[]): Promise<PayeeRow[]> {
+  return payees(db, doer).where('p.id', 'in', [...new Set(ids)]).execute();
+}
+
+/** The payees of these cases, the latest of each case and kind first (`casePayee` for many cases at once). */
+export function payeesOfCases(db: Executor, doer: Doer, caseIds: number[]): Promise<PayeeRow[]> {
+  return payees(db, doer).where('p.case_id', 'in', [...new Set(caseIds)]).orderBy('p.case_id').orderBy('p.kind').orderBy('p.updated_at', 'desc').orderBy('p.id', 'desc').execute();
+}
+
 /** The cases a payee is on: its own case and those whose awards pay it. */
 export async function casesOfPayee(db: Executor, doer: Doer, payeeId: number): Promise<Array<{ id: number; serial: string | null }>> {
   return db

@@ -18,7 +18,9 @@ import { PageHeader } from '../../components/PageHeader.js';
 import { errorMessage } from '../../lib/api.js';
 import { BpmnImportButton } from './bpmn/BpmnImportButton.js';
 import { downloadProtocolBpmn } from './api.js';
+import { AwardsSection } from './editor/AwardsSection.js';
 import { EditorAlerts } from './editor/EditorAlerts.js';
+import { PartiesSection } from './editor/PartiesSection.js';
 import { PendingColumnsSection } from './editor/PendingColumnsSection.js';
 import { PublicPageSection } from './editor/PublicPageSection.js';
 import { SettingsSection } from './editor/SettingsSection.js';
@@ -36,7 +38,8 @@ const BpmnDiagram = lazy(() => import('./bpmn/BpmnDiagram.js'));
  * /protocolos/nuevo and /protocolos/:id: a protocol's settings, its public
  * page in English and Spanish (`PublicPageSection`), its task
  * templates (ordered, each in a dialog), the start tasks, the pending-list
- * columns, and a graph drawn from the draft as it changes. Save stores the
+ * columns, the parties a case invites and the award caps (issue 23), and a
+ * graph drawn from the draft as it changes. Save stores the
  * draft (problems show next to the task or field they name); Publish freezes
  * it as a new version, which new cases use. The draft, its problems, Save
  * and Publish are `useProtocolDraft`; the task templates `TasksSection`.
@@ -149,6 +152,10 @@ export default function ProtocolEditorPage() {
             </Typography>
           ))}
         </Section>
+
+        <PartiesSection definition={def} forms={options.forms} problems={problems.parties} updateDefinition={updateDefinition} />
+
+        <AwardsSection definition={def} problems={problems.awards} updateDefinition={updateDefinition} />
 
         {!isNew && loaded && <VersionsSection protocol={loaded} />}
       </Box>

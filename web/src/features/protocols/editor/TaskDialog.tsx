@@ -11,11 +11,13 @@ import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/page/FormDialog.js';
+import type { PartyRole } from '../../../../../core/parties.js';
 import { type ExpirationUnit, type Responsible, TASK_MAIL_EVENTS, type TaskMailEvent, type TaskTemplate } from '../../../../../core/workflow/protocol.js';
 import type { UserOption } from '../../teams/api.js';
 import { UserPicker } from '../../teams/UserPicker.js';
@@ -50,6 +52,10 @@ interface TaskDialogProps {
   /** Every task of the draft (to pick targets, and to keep codes unique). */
   tasks: readonly TaskTemplate[];
   options: PickerOptions;
+  /** The party roles the protocol invites (a task may wait for one). */
+  parties?: readonly PartyRole[];
+  /** The protocol grants awards (a task may set the award). */
+  awards?: boolean;
   /** What the last save said about this task. */
   problems: readonly TaskProblem[];
   onSave: (task: TaskTemplate) => void;
@@ -82,9 +88,10 @@ const emptyTask = (): TaskTemplate => ({
  * owner or an earlier task's responsible), expiration days (calendar or
  * business days of the tenant's business calendar), the email template of
  * each task event and who is told once the task is overdue, join, the
- * accept edges with their conditions, and where a reject goes.
+ * accept edges with their conditions, and where a reject goes; whether it
+ * sets the case's award and which party's submission it waits for (issue 23).
  */
-export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: TaskDialogProps) {
+export function TaskDialog({ task, tasks, options, parties = [], awards = false, problems, onSave, onClose }: TaskDialogProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<TaskTemplate>(() => (task ? structuredClone(task) : emptyTask()));
   const [days, setDays] = useState(task?.expirationDays === null || task?.expirationDays === undefined ? '' : String(task.expirationDays));
@@ -133,10 +140,12 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
     setErrors(found);
     if (Object.keys(found).length) return;
     // No choice leaves no key: a task saved before these existed goes back as it came.
-    const { mailTemplates, escalation, ...rest } = draft;
+    const { mailTemplates, escalation, award, waitsForParty, ...rest } = draft;
     onSave({
       ...rest,
       ...(mailTemplates && Object.keys(mailTemplates).length > 0 && { mailTemplates }),
+      ...(award && { award: true }),
+      ...(waitsForParty && { waitsForParty }),
       ...(escalation && { escalation: { role: escalation.role, afterDays: Number(escalationDays) } }),
       code: draft.code.trim(),
       name: draft.name.trim(),
@@ -166,6 +175,8 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
       return role === '' ? without : { ...without, escalation: { role, afterDays: current.escalation?.afterDays ?? DEFAULT_ESCALATION_DAYS } };
     });
   const roleName = (code: string) => options.roles?.find((r) => r.code === code)?.name ?? code;
+  const otherAwardTasks = others.filter((other) => other.award).map((other) => other.name);
+  const partyError = server('waitsForParty') ?? (draft.waitsForParty && !parties.includes(draft.waitsForParty) ? t('protocols.editor.notInvited') : undefined);
   const roleError = server('escalation.role') ?? server('escalation');
   const escalationDaysError = errors.escalationDays ?? server('escalation.afterDays');
 
@@ -319,6 +330,40 @@ export function TaskDialog({ task, tasks, options, problems, onSave, onClose }: 
           error={!!server('formId')}
           helperText={server('formId') ?? t('protocols.editor.formIdHint')}
         />
+      )}
+
+      {(awards || draft.award || parties.length > 0 || draft.waitsForParty) && (
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, alignItems: 'start' }}>
+          {(awards || draft.award) && (
+            <FormControl margin="dense" error={!!server('award')}>
+              <FormControlLabel control={<Switch checked={!!draft.award} onChange={(event) => set({ award: event.target.checked })} />} label={t('protocols.editor.setsAward')} />
+              <FormHelperText sx={{ color: draft.award && otherAwardTasks.length ? 'warning.dark' : undefined }}>
+                {server('award') ?? (draft.award && otherAwardTasks.length ? t('protocols.editor.awardElsewhere', { tasks: otherAwardTasks.join(', ') }) : t('protocols.editor.setsAwardHint'))}
+              </FormHelperText>
+            </FormControl>
+          )}
+          {(parties.length > 0 || draft.waitsForParty) && (
+            <TextField
+              select
+              fullWidth
+              margin="dense"
+              label={t('protocols.editor.waitsForParty')}
+              value={draft.waitsForParty ?? ''}
+              onChange={(event) => set({ waitsForParty: (event.target.value || undefined) as PartyRole | undefined })}
+              error={!!partyError}
+              helperText={partyError ?? t('protocols.editor.waitsForHint')}
+              slotProps={SHOW_EMPTY_CHOICE}
+            >
+              <MenuItem value="">{t('protocols.editor.waitsForNone')}</MenuItem>
+              {parties.map((role) => (
+                <MenuItem key={role} value={role}>
+                  {t(`parties.roleTitle.${role}`)}
+                </MenuItem>
+              ))}
+              {draft.waitsForParty && !parties.includes(draft.waitsForParty) && <MenuItem value={draft.waitsForParty}>{t(`parties.roleTitle.${draft.waitsForParty}`)}</MenuItem>}
+            </TextField>
+          )}
+        </Box>
       )}
 
       <FormControl component="fieldset" fullWidth sx={{ mt: 2 }} error={!!(errors.responsible ?? server('responsible'))}>

@@ -133,6 +133,8 @@ function TaskRow({ task, isStart, options, problems, nameOf, onEdit, onDelete }:
           </Typography>
           {isStart && <Chip size="small" variant="outlined" label={t('protocols.editor.startChip')} sx={{ color: 'primary.dark', borderColor: 'primary.dark' }} />}
           {task.join === 'all' && <Chip size="small" variant="outlined" label={t('protocols.graph.waitsForAll')} />}
+          {task.award && <Chip size="small" variant="outlined" label={t('protocols.editor.awardChip')} />}
+          {task.waitsForParty && <Chip size="small" variant="outlined" label={t('protocols.editor.waitsChip', { role: t(`parties.roleTitle.${task.waitsForParty}`) })} />}
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {[

@@ -85,6 +85,8 @@ export function TasksSection({ definition: def, options, problems, updateDefinit
           task={editing === 'new' ? null : editing}
           tasks={def.tasks}
           options={options}
+          parties={def.parties.map((p) => p.role)}
+          awards={def.awardCaps !== null}
           problems={editing === 'new' ? [] : (problems.tasks.get(editing.code) ?? [])}
           onSave={(task) => {
             updateDefinition((d) => putTask(d, editing === 'new' ? null : editing.code, task));

@@ -1,4 +1,5 @@
 import { type ProtocolDefinition, ProtocolDefinitionError, parseProtocolDefinition, type TaskTemplate } from '../../../../../core/workflow/protocol.js';
+import type { PartyRole } from '../../../../../core/parties.js';
 import type { ApiErrorDetail } from '../../../lib/api.js';
 
 export function emptyDefinition(): ProtocolDefinition {
@@ -14,6 +15,30 @@ export function normalizeDefinition(input: Partial<ProtocolDefinition> | null | 
     start: input?.start ?? [],
     tasks: (input?.tasks ?? []).map((t) => ({ ...t, onAccept: t.onAccept ?? [], onReject: t.onReject ?? null, join: t.join ?? 'any', formId: t.formId ?? null, expirationDays: t.expirationDays ?? null })),
     pendingColumns: { ...base.pendingColumns, ...input?.pendingColumns },
+    parties: input?.parties ?? [],
+    awardCaps: input?.awardCaps ?? null,
+  };
+}
+
+export type PartySettings = ProtocolDefinition['parties'][number];
+export type AwardCaps = NonNullable<ProtocolDefinition['awardCaps']>;
+
+/** A role just added to the protocol: the schema's defaults, no form yet. */
+export const newParty = (role: PartyRole): PartySettings => ({ role, formId: null, attestation: { en: '', es: '' }, deadlineDays: 14, remindEveryDays: 3, payTenantAfterDeadline: false });
+
+/** Caps just turned on: the schema's defaults; the total (which has none) is left for the coordinator to set. */
+export const newAwardCaps = (): AwardCaps => ({ maxArrearsMonths: 12, maxAheadMonths: 3, maxMonthlyRent: null, maxUtilities: 0, maxTotal: 0 });
+
+/** Removes a party role, and the waiting for it of the tasks that waited (nothing would ever come). */
+export function removeParty(def: ProtocolDefinition, role: PartyRole): ProtocolDefinition {
+  return {
+    ...def,
+    parties: def.parties.filter((p) => p.role !== role),
+    tasks: def.tasks.map((t) => {
+      if (t.waitsForParty !== role) return t;
+      const { waitsForParty: _gone, ...rest } = t;
+      return rest;
+    }),
   };
 }
 

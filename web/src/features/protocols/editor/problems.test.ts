@@ -32,6 +32,23 @@ describe('sortProblems', () => {
     expect(countProblems(sorted)).toBe(10);
   });
 
+  test('the parties\' and the award caps\' problems land on their sections', () => {
+    const sorted = sortProblems(
+      [
+        { path: 'parties.landlord.formId', message: 'Unknown form' },
+        { path: 'parties.0.deadlineDays', message: 'Too small' },
+        { path: 'awardCaps.maxTotal', message: 'Too large' },
+        { path: 'tasks.0.waitsForParty', message: 'Not a role' },
+      ],
+      ['approval'],
+    );
+    expect(sorted.parties).toEqual(['Unknown form', 'Too small']);
+    expect(sorted.awards).toEqual(['Too large']);
+    expect(sorted.tasks.get('approval')).toEqual([{ part: 'waitsForParty', message: 'Not a role' }]);
+    expect(sorted.general).toEqual([]);
+    expect(countProblems(sorted)).toBe(4);
+  });
+
   test('a task\'s email templates and escalation land on their own fields of the dialog', () => {
     const sorted = sortProblems(
       [

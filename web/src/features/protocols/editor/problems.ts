@@ -40,7 +40,9 @@ export type TaskPart =
   | `mailTemplates.${TaskMailEvent}`
   | 'escalation'
   | 'escalation.role'
-  | 'escalation.afterDays';
+  | 'escalation.afterDays'
+  | 'award'
+  | 'waitsForParty';
 
 export interface TaskProblem {
   part: TaskPart;
@@ -54,11 +56,14 @@ export interface SortedProblems {
   /** By task code. */
   tasks: Map<string, TaskProblem[]>;
   pendingColumns: string[];
+  /** The party roles' settings (`parties.*`) and the award caps (`awardCaps.*`). */
+  parties: string[];
+  awards: string[];
   /** What has no better place ('tasks', 'definition', unknown paths). */
   general: string[];
 }
 
-export const NO_PROBLEMS: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], general: [] };
+export const NO_PROBLEMS: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], parties: [], awards: [], general: [] };
 
 function taskPart(rest: string[]): TaskPart {
   const [head, index] = rest;
@@ -66,7 +71,7 @@ function taskPart(rest: string[]): TaskPart {
   if (head === 'onAccept') return /^\d+$/.test(index ?? '') ? `onAccept.${Number(index)}` : '';
   if (head === 'mailTemplates') return (TASK_MAIL_EVENTS as readonly string[]).includes(index ?? '') ? `mailTemplates.${index as TaskMailEvent}` : 'mailTemplates';
   if (head === 'escalation') return index === 'role' || index === 'afterDays' ? `escalation.${index}` : 'escalation';
-  if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'expirationUnit', 'join', 'onReject'].includes(head)) return head as TaskPart;
+  if (['code', 'name', 'name_en', 'formId', 'responsible', 'expirationDays', 'expirationUnit', 'join', 'onReject', 'award', 'waitsForParty'].includes(head)) return head as TaskPart;
   return '';
 }
 
@@ -77,7 +82,7 @@ function taskPart(rest: string[]): TaskPart {
  * task dialog they concern.
  */
 export function sortProblems(details: readonly ApiErrorDetail[], taskCodes: readonly string[]): SortedProblems {
-  const sorted: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], general: [] };
+  const sorted: SortedProblems = { settings: {}, start: [], tasks: new Map(), pendingColumns: [], parties: [], awards: [], general: [] };
   for (const { path, message } of details) {
     const parts = path.replace(/^definition\./, '').split('.');
     const [head, second] = parts;
@@ -87,6 +92,10 @@ export function sortProblems(details: readonly ApiErrorDetail[], taskCodes: read
       sorted.start.push(message);
     } else if (head === 'pendingColumns') {
       sorted.pendingColumns.push(message);
+    } else if (head === 'parties') {
+      sorted.parties.push(message);
+    } else if (head === 'awardCaps') {
+      sorted.awards.push(message);
     } else if (head === 'tasks' && second !== undefined) {
       const code = /^\d+$/.test(second) ? taskCodes[Number(second)] : second;
       if (code === undefined) {
@@ -105,7 +114,7 @@ export function sortProblems(details: readonly ApiErrorDetail[], taskCodes: read
 
 /** How many problems there are in all. */
 export function countProblems(problems: SortedProblems): number {
-  let n = Object.keys(problems.settings).length + problems.start.length + problems.pendingColumns.length + problems.general.length;
+  let n = Object.keys(problems.settings).length + problems.start.length + problems.pendingColumns.length + problems.parties.length + problems.awards.length + problems.general.length;
   for (const list of problems.tasks.values()) n += list.length;
   return n;
 }

@@ -48,9 +48,9 @@ export function useProtocolDraft(id: string | undefined) {
     if (!serverProblems || !draft) return NO_PROBLEMS;
     const codes = draft.definition.tasks.map((task) => task.code);
     const live = dirty ? checkDraft(draft.definition, (key, params) => t(key, params)) : null;
-    const settings = serverProblems.filter((p) => !p.path.startsWith('tasks') && !p.path.startsWith('start') && !p.path.startsWith('pendingColumns'));
-    // The server's checks of forms, teams and users stay until the next save.
-    const references = serverProblems.filter((p) => /\.(formId|responsible)$/.test(p.path) && /^tasks\./.test(p.path));
+    const settings = serverProblems.filter((p) => !/^(tasks|start|pendingColumns|parties|awardCaps)\b/.test(p.path));
+    // The server's checks of forms, teams and users stay until the next save (a party's form is named by its role, not its position).
+    const references = serverProblems.filter((p) => (/\.(formId|responsible)$/.test(p.path) && /^tasks\./.test(p.path)) || /^parties\.[a-z_]+\.formId$/.test(p.path));
     return sortProblems(live ? [...settings, ...live, ...references] : serverProblems, codes);
   }, [serverProblems, draft, dirty, t]);
 
