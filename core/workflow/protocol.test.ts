@@ -32,6 +32,15 @@ describe('protocol definitions', () => {
     expect(predecessors(def, 'payment')).toEqual(['landlord']);
   });
 
+  it('takes award caps and parties with their defaults, and refuses a total cap of nothing', () => {
+    const def = parseProtocolDefinition({ ...demo, parties: [{ role: 'landlord' }], awardCaps: { maxTotal: 25_000_00 } });
+    expect(def.parties[0]).toMatchObject({ role: 'landlord', formId: null, deadlineDays: 14, remindEveryDays: 3, payTenantAfterDeadline: false });
+    expect(def.awardCaps).toMatchObject({ maxArrearsMonths: 12, maxAheadMonths: 3, maxMonthlyRent: null, maxUtilities: 0, maxTotal: 25_000_00 });
+    expect(parseProtocolDefinition(demo).awardCaps).toBeNull();
+    expect(problems({ ...demo, awardCaps: { maxTotal: 0 } })).toEqual(['awardCaps.maxTotal:validation.required']);
+    expect(problems({ ...demo, parties: [{ role: 'tenant' }] })[0]).toMatch(/^parties\.0\.role:/);
+  });
+
   it('needs tasks and a start that exists', () => {
     expect(problems({ tasks: [] })).toEqual(['tasks:protocols.def.noTasks', 'start:protocols.def.noStart']);
     expect(problems({ start: ['ghost'], tasks: [task('a')] })).toEqual(['start:protocols.def.unknownTask', 'tasks.a:protocols.def.unreachable']);

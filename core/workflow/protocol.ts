@@ -100,7 +100,8 @@ export const protocolDefinitionSchema = z.object({
       maxAheadMonths: z.number().int().min(0).max(24).default(3),
       maxMonthlyRent: z.number().int().min(0).max(100_000_00).nullable().default(null),
       maxUtilities: z.number().int().min(0).max(100_000_00).default(0),
-      maxTotal: z.number().int().min(0).max(1_000_000_00),
+      // A total cap of nothing would refuse every award: the editor's empty box is required.
+      maxTotal: z.number().int().min(1, 'validation.required').max(1_000_000_00),
     })
     .nullable()
     .default(null),

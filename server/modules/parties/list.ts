@@ -15,10 +15,11 @@ export async function myPartiesList(db: Db, actor: Actor, query: z.infer<typeof 
   const { rows, total } = await myParties(db, actor, query);
   return {
     total,
-    items: rows.map(({ caseId: _caseId, caseState, ...r }) => ({
+    items: rows.map(({ caseId: _caseId, caseState, reviewStarted, ...r }) => ({
       ...r,
-      // The list's status from the case's state alone; the party's page has the timeline's finer steps.
-      caseStatus: publicStatus({ state: caseState as CaseState, correctionOpen: false, documentsMissing: false, reviewStarted: false }),
+      // The list's status from the case's state and whether staff's review began; the party's page has the timeline's
+      // finer steps (a correction open, documents asked for).
+      caseStatus: publicStatus({ state: caseState as CaseState, correctionOpen: false, documentsMissing: false, reviewStarted }),
     })),
   };
 }

@@ -304,6 +304,9 @@ describe("the party's side", () => {
     const res = await t.request({ method: 'POST', url: `/api/tasks/${task.id}/accept`, cookies: staff, payload: {} });
     expect(res.statusCode, res.body).toBe(200);
     expect((await reviewTask(caseId)).state).toBe('ACCEPTED');
+    // Staff's decision: the landlord's list now says the application is in review, as the applicant's portal does.
+    const mine = await t.request({ method: 'GET', url: '/api/parties/mine', cookies: landlord });
+    expect(mine.json().items.find((r: { id: number }) => r.id === partyId)?.caseStatus).toBe('in_review');
   });
 });
 

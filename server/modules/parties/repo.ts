@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { CaseParty, MyPartyRow } from '../../../core/api/parties.js';
 import type { PartyRole, PartyState } from '../../../core/parties.js';
+import { REVIEW_ACTIONS } from '../../../core/cases/portal.js';
 import type { Db } from '../../db/pool.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
@@ -214,7 +215,7 @@ export async function myParties(
   db: Db,
   actor: Actor,
   query: { page: number; limit: number; sortBy?: 'deadline_at' | 'submitted_at' | 'joined_at' | 'case_number'; descending?: boolean; search?: string; state?: PartyState },
-): Promise<{ rows: Array<Omit<MyPartyRow, 'caseStatus'> & { caseId: number; caseState: string }>; total: number }> {
+): Promise<{ rows: Array<Omit<MyPartyRow, 'caseStatus'> & { caseId: number; caseState: string; reviewStarted: boolean }>; total: number }> {
   let q = db
     .selectFrom('case_parties as cp')
     .innerJoin('cases as c', (j) => j.onRef('c.id', '=', 'cp.case_id').onRef('c.entity_id', '=', 'cp.entity_id'))
@@ -234,6 +235,8 @@ export async function myParties(
       'p.name as protocol_name', 'p.name_en as protocol_name_en', 'p.public_title_en', 'p.public_title_es',
       sql<string>`trim(concat_ws(' ', c.data->>'firstName', c.data->>'lastName'))`.as('applicant'),
       addressOf.as('address'),
+      // The applicant portal's "in review": staff decided something on the case (core/cases/portal.ts REVIEW_ACTIONS).
+      sql<boolean>`exists (select 1 from case_events e where e.entity_id = c.entity_id and e.case_id = c.id and e.action in (${sql.join(REVIEW_ACTIONS)}) and e.user_id is not null and e.user_id is distinct from c.owner_id)`.as('review_started'),
     ])
     .orderBy(sql.ref(sortColumn), sql.raw(query.descending ? 'desc nulls last' : 'asc nulls last'))
     .orderBy('cp.id', 'desc')
@@ -254,6 +257,7 @@ export async function myParties(
       address: r.address,
       caseId: r.case_id,
       caseState: r.case_state,
+      reviewStarted: r.review_started,
     })),
   };
 }
