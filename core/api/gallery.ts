@@ -13,6 +13,7 @@
  * project's export is one.
  */
 import { z } from 'zod';
+import { PARTY_ROLES } from '../parties.js';
 import { caseTypeSchema, publicPageSchema } from './protocols.js';
 import { PDF_MAX_BYTES, PRINT_KINDS } from './printing.js';
 import { MAIL_EVENTS } from './templates.js';
@@ -101,6 +102,12 @@ export const bundleTaskSchema = z.looseObject({
   mailTemplates: z.record(z.string(), code).optional(),
 });
 
+/** A party role of a bundle's protocol (issue 23): core/workflow/protocol.ts's with `form` (a code) for `formId`. */
+export const bundlePartySchema = z.looseObject({
+  role: z.enum(PARTY_ROLES),
+  form: code.nullable().default(null),
+});
+
 export const bundleProtocolSchema = z.object({
   code,
   name: text(200).min(1),
@@ -110,7 +117,7 @@ export const bundleProtocolSchema = z.object({
   public: z.boolean().default(false),
   mainForm: code,
   publicPage: publicPageSchema.default({ titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' }),
-  definition: z.looseObject({ tasks: z.array(bundleTaskSchema).max(200) }),
+  definition: z.looseObject({ tasks: z.array(bundleTaskSchema).max(200), parties: z.array(bundlePartySchema).max(PARTY_ROLES.length).default([]) }),
 });
 
 /**

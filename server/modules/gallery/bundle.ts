@@ -120,8 +120,12 @@ export function checkBundle(input: unknown): CheckedBundle {
         responsible: responsible.kind === 'team' ? { kind: 'team', teamId: teamIds.get(responsible.team) ?? 1 } : responsible.kind === 'user' ? { kind: 'user', userId: 1 } : responsible,
       };
     });
+    const parties = p.definition.parties.map(({ form, ...rest }) => {
+      if (form !== null && !formIds.has(form)) problems.push({ path: `${path}.parties.${rest.role}.form`, message: 'gallery.problem.unknownForm', params: { code: form } });
+      return { ...rest, formId: form === null ? null : (formIds.get(form) ?? 1) };
+    });
     try {
-      parseProtocolDefinition({ ...p.definition, mainFormVersionId: undefined, tasks });
+      parseProtocolDefinition({ ...p.definition, mainFormVersionId: undefined, tasks, parties });
     } catch (e) {
       if (!(e instanceof ProtocolDefinitionError)) throw e;
       for (const pr of e.problems.slice(0, 20)) problems.push({ path: `${path}.definition.${pr.path}`, message: pr.reason, params: pr.params });

@@ -307,7 +307,8 @@ export async function installBundle(db: Db, actor: Actor, checked: CheckedBundle
               : responsible,
         ...(mailTemplates ? { mailTemplates: Object.fromEntries(Object.entries(mailTemplates).map(([event, key]) => [event, templateIds.get(key)])) } : {}),
       }));
-      const def = await checkProtocolDefinition(trx, actor, { ...p.definition, mainFormVersionId: undefined, tasks }, lang);
+      const parties = p.definition.parties.map(({ form, ...rest }) => ({ ...rest, formId: form === null ? null : formIds.get(form) }));
+      const def = await checkProtocolDefinition(trx, actor, { ...p.definition, mainFormVersionId: undefined, tasks, parties }, lang);
       const code = r.protocols.get(p.code) as string;
       const id = await insertProtocol(
         trx,

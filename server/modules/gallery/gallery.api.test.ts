@@ -59,7 +59,7 @@ describe('GET /api/gallery', () => {
     expect(items.map((i) => i.key)).toEqual(['rental-assistance', 'title-clearance']);
     const rental = items[0];
     expect(rental.title).toEqual({ en: 'Rental assistance', es: 'Asistencia para el alquiler' });
-    expect(rental.contains).toMatchObject({ forms: 6, masters: 1, protocols: 1, tasks: 7, teams: 4 });
+    expect(rental.contains).toMatchObject({ forms: 7, masters: 1, protocols: 1, tasks: 7, teams: 4 });
     expect(items[1].contains).toEqual({ forms: 2, masters: 1, protocols: 1, tasks: 4, teams: 2, mailTemplates: 1 });
 
     const reader = await makeUser(t.db, entity.id, { role: 'gal-reader', rules: { menu_configuracion: ['show'] } });

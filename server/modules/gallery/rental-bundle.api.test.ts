@@ -25,7 +25,7 @@ describe('the rental-assistance gallery bundle', () => {
     expect(res.statusCode).toBe(200);
     const bundle = rentalApp(res.json<Bundle>());
     expect(bundle.protocols.map((p) => p.code)).toEqual(['rental-assistance']);
-    expect(bundle.forms.map((f) => f.code).sort()).toEqual(['document-verification', 'eligibility', 'intake-review', 'landlord-verification', 'payment-approval', 'rental-application']);
+    expect(bundle.forms.map((f) => f.code).sort()).toEqual(['document-verification', 'eligibility', 'intake-review', 'landlord-side', 'landlord-verification', 'payment-approval', 'rental-application']);
     expect(bundle.masters.map((m) => m.code)).toEqual(['document_types']);
     expect(bundle.teams.map((m) => m.name).sort()).toEqual(['Document review', 'Intake', 'Payments', 'Supervisors']);
     const text = `${JSON.stringify(bundle, null, 2)}\n`;

@@ -94,7 +94,15 @@ export async function exportProject(db: Db, actor: Actor, uid: string, now = new
   // Published definitions (the draft of a protocol never published).
   const defs = protocols.map((p) => (p.published ?? p.draft) as ProtocolDefinition);
 
-  const formIds = [...new Set(protocols.flatMap((p, i) => [p.main_form_id, ...defs[i].tasks.flatMap((t) => (t.formId === null ? [] : [t.formId]))]))];
+  const formIds = [
+    ...new Set(
+      protocols.flatMap((p, i) => [
+        p.main_form_id,
+        ...defs[i].tasks.flatMap((t) => (t.formId === null ? [] : [t.formId])),
+        ...(defs[i].parties ?? []).flatMap((x) => (x.formId === null ? [] : [x.formId])),
+      ]),
+    ),
+  ];
   const forms = formIds.length
     ? await db
         .selectFrom('forms as f')
@@ -235,6 +243,8 @@ export async function exportProject(db: Db, actor: Actor, uid: string, now = new
                   : responsible,
             ...(mailTemplates ? { mailTemplates: Object.fromEntries(Object.entries(mailTemplates).map(([ev, id]) => [ev, templateKey.get(id as number) as string])) } : {}),
           })),
+          // Issue 23: each party role's form by code, as the tasks'.
+          parties: (def.parties ?? []).map(({ formId, formVersionId: _v, ...x }) => ({ ...x, form: formId === null ? null : (formCode.get(formId) as string) })),
         },
       };
     }),

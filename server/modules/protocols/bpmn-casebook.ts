@@ -49,12 +49,20 @@ const casebookPackage = {
         attr('rejectEnds', 'Boolean'),
         attr('escalationRole'),
         attr('escalationAfterDays', 'Integer'),
+        /** Issue 23: the task sets the case's award; the task waits for the party of this role. */
+        attr('award', 'Boolean'),
+        attr('waitsForParty'),
       ],
     },
     {
       name: 'Protocol',
       superClass: ['Element'],
-      properties: [attr('duplicateFields'), attr('requiredDocumentsField'), attr('requireIncome'), attr('section8'), attr('thirdParty')],
+      properties: [
+        attr('duplicateFields'), attr('requiredDocumentsField'), attr('requireIncome'), attr('section8'), attr('thirdParty'),
+        // Issue 23: the award caps, in cents (absent: the protocol gives no award).
+        attr('awardMaxArrearsMonths', 'Integer'), attr('awardMaxAheadMonths', 'Integer'), attr('awardMaxMonthlyRent', 'Integer'),
+        attr('awardMaxUtilities', 'Integer'), attr('awardMaxTotal', 'Integer'),
+      ],
     },
   ],
 };

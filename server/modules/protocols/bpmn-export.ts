@@ -367,12 +367,22 @@ function taskExtension(moddle: ReturnType<typeof newModdle>, t: TaskTemplate, na
     ...(t.onReject && 'to' in t.onReject && { rejectTo: t.onReject.to }),
     ...(t.onReject && 'notEligible' in t.onReject && { rejectEnds: true }),
     ...(t.escalation && { escalationRole: t.escalation.role, escalationAfterDays: t.escalation.afterDays }),
+    ...(t.award && { award: true }),
+    ...(t.waitsForParty && { waitsForParty: t.waitsForParty }),
   };
   return moddle.create('casebook:Task', Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== undefined)));
 }
 
 function protocolExtension(moddle: ReturnType<typeof newModdle>, def: ProtocolDefinition): Element {
-  const attrs: Record<string, string | undefined> = {
+  const caps = def.awardCaps;
+  const attrs: Record<string, string | number | undefined> = {
+    ...(caps && {
+      awardMaxArrearsMonths: caps.maxArrearsMonths,
+      awardMaxAheadMonths: caps.maxAheadMonths,
+      awardMaxMonthlyRent: caps.maxMonthlyRent ?? undefined,
+      awardMaxUtilities: caps.maxUtilities,
+      awardMaxTotal: caps.maxTotal,
+    }),
     duplicateFields: def.duplicateFields.join(',') || undefined,
     requiredDocumentsField: def.requiredDocumentsField ?? undefined,
     requireIncome: def.pendingColumns.requireIncome.join(',') || undefined,

@@ -36,6 +36,7 @@
 import { checkCondition } from '../../../core/forms/expr.js';
 import { BPMN_MAX_BYTES } from '../../../core/api/protocolBpmn.js';
 import { ADHOC_TASK_CODE } from '../../../core/workflow/adhoc.js';
+import { PARTY_ROLES, type PartyRole } from '../../../core/parties.js';
 import { EXPIRATION_UNITS, type ExpirationUnit } from '../../../core/workflow/protocol.js';
 import { CONDITION_LANGUAGE, type Element, extensionOf, list, newModdle, num, ref, str } from './bpmn-casebook.js';
 
@@ -120,6 +121,8 @@ export interface NamedTask {
   expirationDays: number | null;
   expirationUnit?: ExpirationUnit;
   escalation?: { role: string; afterDays: number };
+  award?: boolean;
+  waitsForParty?: PartyRole;
   join: 'any' | 'all';
   onAccept: Array<{ to: string; when?: string }>;
   onReject: { to: string } | { notEligible: true } | null;
@@ -138,6 +141,8 @@ export interface ProtocolSettings {
   duplicateFields: string[];
   requiredDocumentsField: string | null;
   pendingColumns: { requireIncome: string[]; section8: string | null; thirdParty: string | null };
+  /** Issue 23 (cents); null: no award. */
+  awardCaps: { maxArrearsMonths?: number; maxAheadMonths?: number; maxMonthlyRent: number | null; maxUtilities?: number; maxTotal: number } | null;
 }
 
 export interface BpmnConversion {
@@ -503,6 +508,12 @@ export function convertBpmn(definitions: Element): BpmnConversion {
       } else if (ext.rejectEnds === true) task.onReject = { notEligible: true };
       const role = str(ext, 'escalationRole');
       if (role) task.escalation = { role, afterDays: num(ext, 'escalationAfterDays') ?? 1 };
+      if (ext.award === true) task.award = true;
+      const waits = str(ext, 'waitsForParty');
+      if (waits !== undefined) {
+        if ((PARTY_ROLES as readonly string[]).includes(waits)) task.waitsForParty = waits as PartyRole;
+        else problem(n.id, n.element.$type, 'bpmn.badValue', { attribute: 'waitsForParty', value: waits });
+      }
     } else {
       const group = vendor(n.element, 'candidateGroups')?.split(',')[0]?.trim();
       const assignee = vendor(n.element, 'assignee')?.trim();
@@ -522,8 +533,23 @@ export function convertBpmn(definitions: Element): BpmnConversion {
     duplicateFields: names('duplicateFields'),
     requiredDocumentsField: str(settingsExt, 'requiredDocumentsField') || null,
     pendingColumns: { requireIncome: names('requireIncome'), section8: str(settingsExt, 'section8') || null, thirdParty: str(settingsExt, 'thirdParty') || null },
+    awardCaps: awardCapsOf(settingsExt),
   };
   return { start, tasks, settings, unsupported, problems };
+}
+
+/** The award caps a Casebook file's protocol extension carries (the definition's check bounds them), or null. */
+function awardCapsOf(ext: Element): ProtocolSettings['awardCaps'] {
+  const maxTotal = num(ext, 'awardMaxTotal');
+  if (maxTotal === undefined) return null;
+  const optional = (key: string) => num(ext, key) ?? undefined;
+  return {
+    maxTotal,
+    maxMonthlyRent: num(ext, 'awardMaxMonthlyRent') ?? null,
+    ...(optional('awardMaxArrearsMonths') !== undefined && { maxArrearsMonths: optional('awardMaxArrearsMonths') }),
+    ...(optional('awardMaxAheadMonths') !== undefined && { maxAheadMonths: optional('awardMaxAheadMonths') }),
+    ...(optional('awardMaxUtilities') !== undefined && { maxUtilities: optional('awardMaxUtilities') }),
+  };
 }
 
 /** An attribute of an element in the Camunda, Flowable or Activiti namespace, whatever prefix the file gave it. */

@@ -17,13 +17,14 @@ const rental: ProtocolDefinition = parseProtocolDefinition({
   start: ['intake'],
   duplicateFields: ['documentType', 'documentNumber'],
   pendingColumns: { requireIncome: ['noincome_require_zipcode'], section8: 'housing_assistance', thirdParty: 'working_third_party' },
+  awardCaps: { maxArrearsMonths: 12, maxAheadMonths: 3, maxMonthlyRent: 3_000_00, maxUtilities: 1_000_00, maxTotal: 25_000_00 },
   tasks: [
     { code: 'intake', name: 'Revisión de ingreso', name_en: 'Intake review', formId: 1, responsible: { kind: 'team', teamId: 1 }, expirationDays: 2, onAccept: [{ to: 'documents' }], onReject: { notEligible: true } },
     { code: 'documents', name: 'Verificación de documentos', formId: 2, responsible: { kind: 'team', teamId: 2 }, expirationDays: 3, expirationUnit: 'business', onAccept: [{ to: 'eligibility' }, { to: 'landlord' }], onReject: { to: 'intake' } },
     { code: 'eligibility', name: 'Elegibilidad', formId: 3, responsible: { kind: 'user', userId: 7 }, expirationDays: 3, onAccept: [{ to: 'payment', when: "eligible == 'yes'" }], onReject: { notEligible: true } },
-    { code: 'landlord', name: 'Verificación del arrendador', formId: 4, responsible: { kind: 'task', task: 'intake' }, expirationDays: 5, onAccept: [{ to: 'payment' }], onReject: { to: 'intake' } },
+    { code: 'landlord', name: 'Verificación del arrendador', formId: 4, responsible: { kind: 'task', task: 'intake' }, expirationDays: 5, waitsForParty: 'landlord', onAccept: [{ to: 'payment' }], onReject: { to: 'intake' } },
     {
-      code: 'payment', name: 'Aprobación del pago', formId: 5, responsible: { kind: 'team', teamId: 3 }, expirationDays: 2, join: 'all', escalation: { role: 'coordinator', afterDays: 2 },
+      code: 'payment', name: 'Aprobación del pago', formId: 5, responsible: { kind: 'team', teamId: 3 }, expirationDays: 2, join: 'all', escalation: { role: 'coordinator', afterDays: 2 }, award: true,
       onAccept: [{ to: 'supervisor', when: 'amount > 5000' }, { to: 'notify', when: 'amount <= 5000' }], onReject: { to: 'eligibility' },
     },
     { code: 'supervisor', name: 'Aprobación del supervisor', responsible: { kind: 'owner' }, expirationDays: 1, onAccept: [{ to: 'notify' }], onReject: { to: 'payment' } },
@@ -104,7 +105,7 @@ describe('export', () => {
     expect(back.problems).toEqual([]);
     expect(back.unsupported).toEqual([]);
     expect(back.start).toEqual(rental.start);
-    expect(back.settings).toEqual({ duplicateFields: rental.duplicateFields, requiredDocumentsField: null, pendingColumns: rental.pendingColumns });
+    expect(back.settings).toEqual({ duplicateFields: rental.duplicateFields, requiredDocumentsField: null, pendingColumns: rental.pendingColumns, awardCaps: rental.awardCaps });
     const named = rental.tasks.map((t) => ({
       code: t.code,
       name: t.name,
@@ -115,6 +116,8 @@ describe('export', () => {
       expirationDays: t.expirationDays,
       expirationUnit: t.expirationUnit,
       escalation: t.escalation,
+      ...(t.award && { award: true }),
+      ...(t.waitsForParty && { waitsForParty: t.waitsForParty }),
       join: t.join,
       onAccept: t.onAccept,
       onReject: t.onReject,

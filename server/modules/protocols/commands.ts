@@ -268,10 +268,16 @@ export async function importProtocolBpmn(
 
     // What the file does not say about the main form's fields stays as the draft has it.
     const current = locked.draft as ProtocolDefinition;
-    const settings = converted.settings ?? { duplicateFields: current.duplicateFields ?? [], requiredDocumentsField: current.requiredDocumentsField ?? null, pendingColumns: current.pendingColumns };
+    // The parties (their forms, attestations and deadlines) are not in a BPMN file: the draft's stay.
+    const settings = converted.settings ?? {
+      duplicateFields: current.duplicateFields ?? [],
+      requiredDocumentsField: current.requiredDocumentsField ?? null,
+      pendingColumns: current.pendingColumns,
+      awardCaps: current.awardCaps ?? null,
+    };
     let def: ProtocolDefinition;
     try {
-      def = parseProtocolDefinition({ start: converted.start, tasks, ...settings });
+      def = parseProtocolDefinition({ start: converted.start, tasks, ...settings, parties: current.parties ?? [] });
     } catch (e) {
       if (!(e instanceof ProtocolDefinitionError)) throw e;
       const elementOf = new Map(converted.tasks.map((t) => [t.code, t.elementId]));
