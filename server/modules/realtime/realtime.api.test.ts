@@ -26,6 +26,7 @@ let applicantId: number;
 let protocol: Awaited<ReturnType<typeof makePublishedProtocol>>;
 let projectId: number;
 let theirs: number;
+let watched: number;
 let caseFile: string;
 let strayFile: string;
 
@@ -92,6 +93,8 @@ beforeAll(async () => {
   applicantId = c.id;
   [staff, staff2, applicant, otherApplicant, foreignStaff] = await Promise.all([a, b, c, d, e].map((u) => login(t, u.email)));
   theirs = (await makeCase(t.db, protocol, { ownerId: applicantId, projectId, state: 'PENDING' })).id;
+  // A room of its own for the presence test: the sockets of earlier tests in `theirs` may still be leaving it.
+  watched = (await makeCase(t.db, protocol, { ownerId: applicantId, projectId, state: 'PENDING' })).id;
   caseFile = (await makeFile(t.db, entityId, staffId)).id;
   // makeEntity gives the tenant its system masters, the checklist among them.
   const checklist = await t.db.selectFrom('masters').where('entity_id', '=', entityId).where('code', '=', 'definiciones').select(['id', 'entity_id']).executeTakeFirstOrThrow();
@@ -147,11 +150,11 @@ describe('joining rooms', () => {
     const a = open(staff);
     const b = open(staff2);
     await Promise.all([connected(a), connected(b)]);
-    expect(await emit<JoinAck>(a, 'join', { kind: 'case', id: theirs })).toMatchObject({ ok: true, users: [{ id: staffId, name: 'Carla Staff' }] });
+    expect(await emit<JoinAck>(a, 'join', { kind: 'case', id: watched })).toMatchObject({ ok: true, users: [{ id: staffId, name: 'Carla Staff' }] });
     // A presence event of the previous test's sockets in this room may still arrive late (across instances through
     // the adapter): wait for the one that has Bruno in it.
     const seen = next<PresenceEvent>(a, 'presence', 2000, (p) => p.users.some((u) => u.id === staff2Id));
-    const joined = await emit<JoinAck>(b, 'join', { kind: 'case', id: theirs });
+    const joined = await emit<JoinAck>(b, 'join', { kind: 'case', id: watched });
     expect(joined).toMatchObject({ ok: true, users: [{ name: 'Bruno Staff' }, { name: 'Carla Staff' }] });
     expect((await seen)?.users.map((u) => u.id).sort()).toEqual([staffId, staff2Id].sort());
     const left = next<PresenceEvent>(a, 'presence', 2000, (p) => !p.users.some((u) => u.id === staff2Id));
