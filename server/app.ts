@@ -52,7 +52,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 import { partyRoutes } from './modules/parties/routes.js';
 import { sweepParties } from './modules/parties/commands.js';
 import { paymentRoutes } from './modules/payments/routes.js';
-import { sendDueDeliveries, WebhookKicker } from './modules/webhooks/deliver.js';
+import { sendDueDeliveries, secondsToNextRetry, WebhookKicker } from './modules/webhooks/deliver.js';
 import { poolOf } from './db/pool.js';
 import { type Jobs, type JobsOptions, QUEUES, startJobs } from './jobs/boss.js';
 import { MailDelivery } from './modules/mail/outbox.js';
@@ -351,7 +351,11 @@ async function createMailer(app: FastifyInstance, options: AppOptions): Promise<
       [QUEUES.dataTape]: async (data, attempt) => tapeExportJob(app.db, app.log, data, attempt, app.reads),
       [QUEUES.dataTapeFailed]: async (data) => giveUpTapeExport(app.db, String(data.id)),
       [QUEUES.webhookSend]: async (_data, attempt) => {
-        if ((await sendDueDeliveries(app.db, webhookSender, { signal: attempt.signal })).more) kickWebhooks();
+        const round = await sendDueDeliveries(app.db, webhookSender, { signal: attempt.signal });
+        if (round.more) return kickWebhooks();
+        // A retry due within the minute gets a sender of its own at that time (one per ten seconds at most: the key).
+        const wait = round.failed ? await secondsToNextRetry(app.db) : null;
+        if (wait != null) await jobs?.send(QUEUES.webhookSend, {}, { startAfter: wait, singletonKey: `retry-${Math.ceil((Date.now() / 1000 + wait) / 10)}` });
       },
       [QUEUES.webhookSweep]: async () => kickWebhooks(),
     },

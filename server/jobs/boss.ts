@@ -94,7 +94,8 @@ export type Handler = (data: Record<string, unknown>, attempt: Attempt) => Promi
 export interface Jobs {
   boss: PgBoss;
   options: JobsOptions;
-  send(queue: string, data: object, options?: { singletonKey?: string }): Promise<string | null>;
+  /** `startAfter`: seconds from now before the job may run. */
+  send(queue: string, data: object, options?: { singletonKey?: string; startAfter?: number }): Promise<string | null>;
   stop(): Promise<void>;
 }
 
@@ -218,7 +219,8 @@ export async function startJobs(
   return {
     boss,
     options,
-    send: (queue, data, sendOptions) => boss.send(queue, data, sendOptions?.singletonKey ? { singletonKey: sendOptions.singletonKey } : undefined),
+    send: (queue, data, sendOptions) =>
+      boss.send(queue, data, sendOptions?.singletonKey || sendOptions?.startAfter ? { singletonKey: sendOptions.singletonKey, startAfter: sendOptions.startAfter } : undefined),
     // In-flight handlers get a moment to finish; a job cut off is retried by the next instance (expiry).
     stop: async () => {
       stopping = true;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,9 @@ import { baseUrl, launchBrowser, newContext, signIn, signedInContext, unique } f
  * "Task accepted"; a reviewer accepts a task in the browser and the receiver
  * gets one delivery that a Standard Webhooks verifier accepts; the demo
  * protocol is shown as a BPMN diagram by bpmn-js, exported, and imported
- * back as its draft, equal to the published version.
+ * back as its draft, equal to the published version; a Camunda Modeler file
+ * with timers is refused with its elements named. A receiver that stops
+ * gets the delivery it missed once it is back.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -34,20 +37,33 @@ interface Received {
   body: string;
 }
 
-/** A receiver on loopback that answers 204 and keeps what it got. */
+/** A receiver on loopback that answers 204 and keeps what it got; it may be stopped and started again on its port. */
 async function receiver() {
   const got: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body });
-      res.writeHead(204).end();
+  let server: http.Server | null = null;
+  const start = async (port: number) => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
     });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/casebook`, got, close: () => new Promise((r) => server.close(r)) };
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return (server.address() as AddressInfo).port;
+  };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      const s = server;
+      server = null;
+      if (!s) return resolve();
+      s.closeAllConnections();
+      s.close(() => resolve());
+    });
+  const port = await start(0);
+  return { url: `http://127.0.0.1:${port}/casebook`, got, close, restart: () => start(port) };
 }
 
 describe('integrations, as an administrator tries them', () => {
@@ -138,6 +154,30 @@ describe('integrations, as an administrator tries them', () => {
       // The page lists it with its answer.
       await page.reload();
       await page.getByText('204').first().waitFor();
+
+      // The receiver stops: a test event fails, is kept, and is tried again until the receiver is back.
+      await hook.close();
+      await page.getByRole('button', { name: `Send a test event: ${hook.url}` }).click();
+      await toast(page, 'Test event queued');
+      await page.getByRole('button', { name: `Show deliveries: ${hook.url}` }).click();
+      const deliveries = page.getByRole('table', { name: 'Deliveries' });
+      const testRow = deliveries.getByRole('row').filter({ hasText: 'Test event' }).first();
+      await testRow.getByText(/could not connect/).waitFor({ timeout: 30_000 });
+      await testRow.getByText(/^Next try /).waitFor();
+      expect(hook.got.filter((g) => JSON.parse(g.body).type === 'webhook.test')).toHaveLength(0);
+      await hook.restart();
+      await expect.poll(() => hook.got.filter((g) => JSON.parse(g.body).type === 'webhook.test').length, { timeout: 45_000 }).toBe(1);
+      const retried = hook.got.find((g) => JSON.parse(g.body).type === 'webhook.test') as Received;
+      expect(
+        new Webhook(secret).verify(retried.body, {
+          'webhook-id': String(retried.headers['webhook-id']),
+          'webhook-timestamp': String(retried.headers['webhook-timestamp']),
+          'webhook-signature': String(retried.headers['webhook-signature']),
+        }),
+      ).toMatchObject({ type: 'webhook.test' });
+      // The page, asking again while one is pending, shows it delivered on its second try.
+      await testRow.getByText('Delivered').waitFor({ timeout: 15_000 });
+      expect(await testRow.getByRole('cell').nth(4).textContent()).toBe('2');
     } finally {
       await hook.close();
     }
@@ -169,6 +209,17 @@ describe('integrations, as an administrator tries them', () => {
     await toast(page, /is now the draft \(7 task\(s\)\)/);
     const after = await getJson<{ changedSincePublished: boolean }>(admin.request, `/api/protocols/${protocol.id}`);
     expect(after.changedSincePublished).toBe(false);
+
+    // A Camunda Modeler file with timers: refused, each element named, nothing imported unless the user drops them.
+    const [picker] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import BPMN' }).click()]);
+    await picker.setFiles(fileURLToPath(new URL('../fixtures/camunda-timer.bpmn', import.meta.url)));
+    const report = page.getByRole('dialog', { name: 'Elements the engine cannot run' });
+    const listed = report.getByRole('list', { name: 'Elements the engine cannot run' });
+    await listed.getByText('StartEvent_Weekly', { exact: true }).waitFor();
+    await listed.getByText(/^Event_Wait .*timerEventDefinition/).waitFor();
+    await report.getByRole('button', { name: 'Cancel' }).click();
+    await report.waitFor({ state: 'detached' });
+    expect((await getJson<{ changedSincePublished: boolean }>(admin.request, `/api/protocols/${protocol.id}`)).changedSincePublished).toBe(false);
     await admin.close();
   });
 });

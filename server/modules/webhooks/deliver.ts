@@ -254,6 +254,21 @@ export interface SendRound {
 }
 
 /**
+ * Seconds until the earliest retry falls due, when that is sooner than the
+ * minute sweep would take it up (so a backoff of ten seconds is ten
+ * seconds); null when nothing waits that soon. Across tenants: the sender is
+ * the system's.
+ */
+export async function secondsToNextRetry(db: Db, withinSeconds = 60): Promise<number | null> {
+  const { rows } = await sql<{ seconds: number | null }>`
+    select extract(epoch from min(next_attempt_at) - now())::float8 as seconds
+      from webhook_deliveries
+     where state = 'pending' and next_attempt_at > now() and next_attempt_at < now() + make_interval(secs => ${withinSeconds})`.execute(db);
+  const seconds = rows[0]?.seconds;
+  return seconds == null ? null : Math.max(1, Math.ceil(seconds));
+}
+
+/**
  * Sends due deliveries until none is due or `budgetMs` has passed, with
  * `concurrency` tries in flight (3 by default: each holds one of the app's
  * pooled connections while it waits for its subscriber, at most the timeout).

@@ -614,4 +614,38 @@ describe('webhooks through the jobs: the commit starts the sender', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(receiver.got).toHaveLength(1);
   });
+
+  it('a receiver stopped: the next try comes at its backoff (about ten seconds), not at the minute sweep, and delivers once it is back', { timeout: 30_000 }, async () => {
+    const call = api(t);
+    const entityId = (await makeEntity(t.db)).id;
+    const admin = await person(t, entityId, 'super-admin');
+    const made = await call(admin, 'POST', '/api/webhooks', { url: receiver.url, events: ['task.accepted'] });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = made.json<{ id: number }>();
+    receiver.got = [];
+    const port = receiver.port;
+    await receiver.stop();
+    expect((await call(admin, 'POST', `/api/webhooks/${id}/test`)).statusCode).toBe(202);
+
+    const delivery = () => t.db.selectFrom('webhook_deliveries').where('subscription_id', '=', id).select(['state', 'attempts', 'next_attempt_at']).executeTakeFirstOrThrow();
+    const until = Date.now() + 10_000;
+    while ((await delivery()).attempts === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    const failed = await delivery();
+    expect(failed).toMatchObject({ state: 'pending', attempts: 1 });
+    // A sender is waiting for that very moment (within the ten-second bucket's rounding up to a second).
+    const waiting = await sql<{ start_after: Date }>`select start_after from pgboss.job where name = 'webhook-send' and state = 'created' and singleton_key like 'retry-%'`.execute(t.db);
+    expect(waiting.rows).toHaveLength(1);
+    const gap = waiting.rows[0]!.start_after.getTime() - (failed.next_attempt_at as Date).getTime();
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThan(1_500);
+
+    await receiver.start(port);
+    const end = Date.now() + 16_000;
+    while (receiver.got.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.got).toHaveLength(1);
+    expect(Date.now()).toBeGreaterThanOrEqual((failed.next_attempt_at as Date).getTime());
+    const done = Date.now() + 5_000;
+    while ((await delivery()).state !== 'delivered' && Date.now() < done) await new Promise((r) => setTimeout(r, 100));
+    expect(await delivery()).toMatchObject({ state: 'delivered', attempts: 2 });
+  });
 });
