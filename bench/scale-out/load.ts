@@ -15,7 +15,7 @@ import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
-import { DEMO_DECISIONS } from '../../server/db/seed/workflow.js';
+import { DEMO_DECISIONS, demoAward } from '../../server/db/seed/workflow.js';
 import { APPLICANT_MAPPING, applicantsCsv } from '../../tests/support/applicants-csv.js';
 
 // ------------------------------------------------------------------ statistics
@@ -488,13 +488,15 @@ export class SimUser {
     // Sent back or refused now and then; not the landlord check, whose rejection reopens intake while eligibility runs in parallel.
     const reject = Math.random() < 0.1 && ['intake', 'documents', 'payment'].includes(t.code);
     const { intakeOk, docsOk, eligible, landlordOk, pay } = DEMO_DECISIONS;
-    const data: Record<string, unknown> =
-      { intake: intakeOk, documents: docsOk, eligibility: eligible, landlord: landlordOk, payment: pay(Math.random() < 0.9 ? 300 + randomInt(4000) : 6000) }[t.code] ?? {};
+    const amount = Math.random() < 0.9 ? 300 + randomInt(4000) : 6000;
+    const data: Record<string, unknown> = { intake: intakeOk, documents: docsOk, eligibility: eligible, landlord: landlordOk, payment: pay(amount) }[t.code] ?? {};
+    // Payment approval sets the case's award (issue 23), as the demo's people do.
+    const award = t.code === 'payment' ? { award: demoAward(amount, caseId) } : {};
     const a = reject
       ? await this.request('tasks.reject', 'POST', `/api/tasks/${t.id}/reject`, {
           json: { version, reason: 'The lease is missing its signature page.', ...(t.code === 'intake' ? { data: { complete: 'no', missingInfo: 'Signed lease' } } : {}) },
         })
-      : await this.request('tasks.accept', 'POST', `/api/tasks/${t.id}/accept`, { json: { version, data } });
+      : await this.request('tasks.accept', 'POST', `/api/tasks/${t.id}/accept`, { json: { version, data, ...award } });
     if (a.status === 200) {
       const answer = a.json<{ created: number[]; notEligible?: boolean }>();
       this.logWrite(a, 'decision', { taskId: t.id, caseId, code: t.code, decision: reject ? 'REJECTED' : 'ACCEPTED', created: answer.created, sentAt: Date.now() - Math.round(a.ms) });

@@ -54,8 +54,9 @@ export default function NewCasePage() {
   const [started, setStarted] = useState<Started | null>(null);
   const [submitted, setSubmitted] = useState<{ id: number; number: string } | null>(null);
   const options = useNewOptions();
-  // A draft opened from the address (not the one this page created a moment ago).
-  const opening = wanted !== undefined && started?.draftId !== wanted ? wanted : undefined;
+  // A draft opened from the address (not the one this page created a moment ago). Once submitted it is gone:
+  // the query stops, so the change the submission announces does not ask for it again (a 404 toast).
+  const opening = !submitted && wanted !== undefined && started?.draftId !== wanted ? wanted : undefined;
   const draft = useOpenDraft(opening);
   const autosaveSeconds = options.data?.autosaveSeconds ?? settings.autosaveSeconds;
 
