@@ -19,20 +19,37 @@ export const BREAKPOINTS = { xs: 0, sm: 600, md: 960, lg: 1264, xl: 1904 } as co
 const TEXT_CONTRAST = 4.5;
 
 /**
- * The shade of `color` to use for text on `background`: the colour itself if
- * it reads well enough, else darkened step by step until it does.
+ * The shade of `color` to use for text on each of `backgrounds`: the colour
+ * itself if it reads well enough on all of them, else darkened step by step
+ * until it does.
  */
-export function readableOn(color: string, background = '#fff'): string {
+export function readableOn(color: string, backgrounds: string | readonly string[] = '#fff'): string {
+  const on = typeof backgrounds === 'string' ? [backgrounds] : backgrounds;
+  const reads = (shade: string) => on.every((b) => getContrastRatio(shade, b) >= TEXT_CONTRAST);
   let shade = color;
-  for (let step = 1; step <= 10 && getContrastRatio(shade, background) < TEXT_CONTRAST; step++) {
-    shade = darken(color, step / 10);
-  }
+  for (let step = 1; step <= 20 && !reads(shade); step++) shade = darken(color, step / 20);
   return shade;
 }
 
+/** `overlay` at `opacity` over an opaque `background`, as the browser paints it (both #rrggbb). */
+export function overlayOn(background: string, overlay: string, opacity: number): string {
+  const channels = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  const [b, o] = [channels(background), channels(overlay)];
+  return `#${b.map((c, i) => Math.round(c * (1 - opacity) + (o[i] as number) * opacity).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Where links and primary-coloured text sit in this app: white, a row under
+ * the pointer (MUI's action.hover, 4% black) and a selected row (the primary
+ * at 8%, and 12% under the pointer).
+ */
+export function primaryTextBackgrounds(primary: string): string[] {
+  return ['#ffffff', overlayOn('#ffffff', '#000000', 0.04), overlayOn('#ffffff', primary, 0.08), overlayOn('#ffffff', primary, 0.12)];
+}
+
 export function createAppTheme(colors: ProjectSettings['colors'], language: Language): Theme {
-  // Links, focused labels and text buttons draw the primary colour as text on white.
-  const primaryText = readableOn(colors.primary);
+  // Links, focused labels and text buttons draw the primary colour as text on white, hovered and selected rows.
+  const primaryText = readableOn(colors.primary, primaryTextBackgrounds(colors.primary));
   const base = createTheme({
     breakpoints: { values: BREAKPOINTS },
     palette: {
