@@ -333,6 +333,29 @@ describe('checks, one tax id across payee records, and a payee on no case', () =
     expect(csv.body).toContain(`'=HYPERLINK`);
   });
 
+  it('shows a landlord of several tenants once in a batch: their payee records of each case share the tax id and account', async () => {
+    const cases = [await newCase(), await newCase(), await newCase()];
+    for (const [i, c] of cases.entries()) {
+      // The third is another landlord of the same name (another tax id): a payee of their own.
+      const details = i < 2 ? { ...LANDLORD, name: 'Harbor View Apartments', taxId: '45-6543210', accountNumber: '77778888' } : { ...LANDLORD, name: 'Harbor View Apartments', taxId: '45-0000001', accountNumber: '99990000' };
+      expect((await t.request({ method: 'PUT', url: `/api/cases/${c.caseId}/payee`, cookies: coordinator, payload: { kind: 'landlord', details } })).statusCode).toBe(200);
+      expect((await accept(c.taskId, { award: award({ propertyAddress: `${20 + i} Harbor St`, arrearsMonths: ['2026-04'], utilities: 0 }) })).statusCode).toBe(200);
+    }
+    const made = await t.request({ method: 'POST', url: '/api/payment-batches', cookies: coordinator, payload: { payDate: '2026-05-01' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const detail = (await t.request({ method: 'GET', url: `/api/payment-batches/${made.json().id}`, cookies: coordinator })).json();
+    const harbor = detail.payees.filter((p: { name: string }) => p.name === 'Harbor View Apartments');
+    expect(harbor.map((p: { total: number; payments: Array<{ caseId: number }> }) => [p.total, p.payments.map((x) => x.caseId)])).toEqual(
+      expect.arrayContaining([
+        [2 * 1200_00, [cases[0].caseId, cases[1].caseId]],
+        [1200_00, [cases[2].caseId]],
+      ]),
+    );
+    expect(harbor).toHaveLength(2);
+    // Each payment stays its own entry in the file (one per case).
+    expect(made.json()).toMatchObject({ paymentCount: 3, achCount: 3 });
+  });
+
   it("records a payee of no case (the parties' entry point) in the payee's own history, reads included", async () => {
     const { savePayeeDetails } = await import('./commands.js');
     const system = { system: true as const, entityId };

@@ -310,7 +310,7 @@ export async function paymentsOfBatch(db: Executor, doer: Doer, batchId: number)
     .where('pm.batch_id', '=', batchId)
     .select([
       'pm.id', 'pm.award_id', 'pm.case_id', 'c.serial', 'pm.payee_id', 'p.name as payee_name', 'pm.method', 'pm.amount', 'pm.trace_number', 'pm.paid_at',
-      'p.account_last4', 'p.routing_number', 'p.account_type', 'p.secret', 'p.key_id', 'p.address', 'p.email', 'p.language', 'p.user_id',
+      'p.account_last4', 'p.routing_number', 'p.account_type', 'p.secret', 'p.key_id', 'p.address', 'p.email', 'p.language', 'p.user_id', 'p.tax_id_digest',
     ])
     .orderBy('p.name')
     .orderBy('pm.payee_id')
@@ -334,17 +334,27 @@ export const paymentView = (r: BatchPaymentRow) => ({
   paidAt: r.paid_at,
 });
 
-/** The batch and its payments, grouped by payee. */
+/**
+ * Who a payment goes to, across payee records: a landlord gives their details
+ * on each tenant's case (a payee record per case), so the same tax id paid the
+ * same way to the same account is one payee; without a tax id, the record.
+ */
+const payeeGroupKey = (r: BatchPaymentRow) =>
+  r.tax_id_digest ? `tax:${r.tax_id_digest}|${r.method}|${r.routing_number ?? ''}|${r.account_last4 ?? ''}` : `payee:${r.payee_id}`;
+
+/** The batch and its payments, grouped by payee (see `payeeGroupKey`), each group's payments by case. */
 export async function findBatchDetail(db: Executor, actor: Actor, id: number) {
   const batch = await findBatch(db, actor, id);
   const rows = await paymentsOfBatch(db, actor, id);
-  const groups = new Map<number, { payeeId: number; name: string; method: PaymentMethod; total: number; payments: ReturnType<typeof paymentView>[] }>();
+  const groups = new Map<string, { payeeId: number; name: string; method: PaymentMethod; total: number; payments: ReturnType<typeof paymentView>[] }>();
   for (const r of rows) {
-    let g = groups.get(r.payee_id);
-    if (!g) groups.set(r.payee_id, (g = { payeeId: r.payee_id, name: r.payee_name, method: r.method as PaymentMethod, total: 0, payments: [] }));
+    const key = payeeGroupKey(r);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { payeeId: r.payee_id, name: r.payee_name, method: r.method as PaymentMethod, total: 0, payments: [] }));
     g.total += r.amount;
     g.payments.push(paymentView(r));
   }
+  for (const g of groups.values()) g.payments.sort((a, b) => a.caseId - b.caseId || a.id - b.id);
   return { ...batch, payees: [...groups.values()] };
 }
 
