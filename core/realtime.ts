@@ -17,7 +17,7 @@ export type Room = z.infer<typeof roomSchema>;
 export const roomName = (r: Room): string => `${r.kind}:${r.id}`;
 
 /** Kinds of records whose change the server announces. */
-export const CHANGE_KINDS = ['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project', 'party'] as const;
+export const CHANGE_KINDS = ['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project', 'party', 'payment'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /**

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../../../tests/support/app.js';
 import { makeEntity, makePublishedProtocol, makeTask, makeUser } from '../../../tests/support/factories.js';
+import { poolOf } from '../../db/pool.js';
 
 /**
  * Awards and payments (issue 23), end to end through the API: a protocol
@@ -341,8 +343,20 @@ describe('checks, one tax id across payee records, and a payee on no case', () =
       expect((await t.request({ method: 'PUT', url: `/api/cases/${c.caseId}/payee`, cookies: coordinator, payload: { kind: 'landlord', details } })).statusCode).toBe(200);
       expect((await accept(c.taskId, { award: award({ propertyAddress: `${20 + i} Harbor St`, arrearsMonths: ['2026-04'], utilities: 0 }) })).statusCode).toBe(200);
     }
+    // Colleagues' pages hear of it: the batch and the awards it took, ids only (realtime kind `payment`).
+    const listener = new pg.Client({ connectionString: poolOf(t.db).options.connectionString });
+    await listener.connect();
+    const heard: Array<{ k: string; e: number; ids: number[]; c: number[] }> = [];
+    listener.on('notification', (m) => m.payload && heard.push(JSON.parse(m.payload)));
+    await listener.query('LISTEN casebook_rt');
     const made = await t.request({ method: 'POST', url: '/api/payment-batches', cookies: coordinator, payload: { payDate: '2026-05-01' } });
     expect(made.statusCode, made.body).toBe(201);
+    const payment = () => heard.filter((n) => n.k === 'payment');
+    await expect.poll(() => payment().some((n) => n.ids.includes(made.json().id))).toBe(true);
+    const heardCases = () => new Set(payment().flatMap((n) => n.c));
+    await expect.poll(() => cases.every((c) => heardCases().has(c.caseId))).toBe(true);
+    await listener.end();
+    expect(payment().every((n) => n.e === entityId && Object.keys(n).every((k) => ['k', 'e', 'ids', 'c', 'u', 'many'].includes(k)))).toBe(true);
     const detail = (await t.request({ method: 'GET', url: `/api/payment-batches/${made.json().id}`, cookies: coordinator })).json();
     const harbor = detail.payees.filter((p: { name: string }) => p.name === 'Harbor View Apartments');
     expect(harbor.map((p: { total: number; payments: Array<{ caseId: number }> }) => [p.total, p.payments.map((x) => x.caseId)])).toEqual(

@@ -18,7 +18,7 @@ export const CHANNEL = 'casebook_rt';
 
 const ids = z.array(z.number()).default([]);
 const notification = z.object({
-  k: z.enum(['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project', 'party', 'session-ended', 'user-access', 'acl']),
+  k: z.enum(['case', 'task', 'comment', 'checklist', 'notification', 'import', 'project', 'party', 'payment', 'session-ended', 'user-access', 'acl']),
   e: z.number().nullable().optional(),
   ids,
   c: ids,

@@ -15,6 +15,9 @@ describe('routeChange', () => {
     expect(routeChange({ ...base, k: 'task', e: 5, ids: [9], c: [42], u: [] })).toMatchObject({ rooms: ['staff:5', 'case:42', 'task:9'], reviewCases: [] });
     expect(routeChange({ ...base, k: 'notification', e: 5, ids: [3], u: [7] })).toMatchObject({ rooms: ['user:7'] });
   });
+  it('sends a payment change to the tenant\'s staff and the award\'s case room, ids only', () => {
+    expect(routeChange({ ...base, k: 'payment', e: 5, ids: [4], c: [9] })).toEqual({ rooms: ['staff:5', 'case:9'], event: { kind: 'payment', ids: [4], caseIds: [9] }, reviewCases: [] });
+  });
   it('sends a project change to every socket of the tenant (applicants too), ids only', () => {
     expect(routeChange({ ...base, k: 'project', e: 5, ids: [2] })).toEqual({ rooms: ['tenant:5'], event: { kind: 'project', ids: [2], caseIds: [] }, reviewCases: [] });
     expect(routeChange({ ...base, k: 'project', ids: [2] })).toBeNull();

@@ -23,6 +23,9 @@ describe('what a change makes stale', () => {
   it('an import: the imports page and the dialog’s progress', () => {
     expect(keysFor({ kind: 'import', ids: [3], caseIds: [] })).toEqual([caseKeys.imports()]);
   });
+  it('a payment batch or award: every payments query (batches, awards, the payee report)', () => {
+    expect(keysFor({ kind: 'payment', ids: [4], caseIds: [9] })).toEqual([['payments']]);
+  });
   it('a project: every project settings query (the shell re-themes) and the settings page', () => {
     expect(keysFor({ kind: 'project', ids: [2], caseIds: [] })).toEqual([['project-settings'], ['settings', 'application']]);
   });

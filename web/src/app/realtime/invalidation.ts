@@ -47,6 +47,9 @@ export function keysFor(e: ChangedEvent): QueryKey[] {
     case 'party':
       // A case's parties (issue 23): the staff case page's list and the party's own pages, all under ['parties'].
       return [['parties']];
+    case 'payment':
+      // A batch built, exported or paid, or an award changed (issue 23): batches, awards and the payee report.
+      return [paymentKeys.all];
   }
 }
 
