@@ -21,7 +21,7 @@ import { seal, taxIdDigest, unseal } from './crypto.js';
 import { coveredMonths, landlordKey, propertyKey, tenantKey } from './keys.js';
 import { type AchCredit, buildNacha, readNacha, traceNumberOf } from './nacha.js';
 import {
-  achSettingsOf, casePayee, casesOfPayee, payeesByIds, payeesOfCases, findBatchDetail, findPayee, lockBatch, lockLiveAward, lockPayee, nextBatchNumber, overlappingAwards,
+  achSettingsOf, batchCutoff, casePayee, casesOfPayee, payeesByIds, payeesOfCases, findBatchDetail, findPayee, lockBatch, lockLiveAward, lockPayee, nextBatchNumber, overlappingAwards,
   type PayeeRow, paymentsOfBatch, payeeReport,
 } from './repo.js';
 
@@ -256,14 +256,12 @@ export async function awardOverlaps(db: Db, actor: Actor, caseId: number, q: { m
 
 // ---------------------------------------------------------------- batches
 
-/** Builds a batch of the approved awards not in one yet, approved up to the end of `upTo` (UTC), of one method or both: one payment per award. */
+/** Builds a batch of the approved awards not in one yet, approved up to the end of `upTo` (a day of the tenant's calendar, today by default), of one method or both: one payment per award. */
 export async function createBatch(db: Db, actor: Actor, body: { payDate: string; upTo?: string; method?: 'ach' | 'check' }) {
   return db.transaction().execute(async (trx) => {
     // One batch built at a time per tenant: two at once would race for the same awards (the unique award key would refuse the second).
     await sql`select pg_advisory_xact_lock(hashtext('payment_batches'), ${actor.entityId}::int)`.execute(trx);
-    const upTo = body.upTo ?? new Date().toISOString().slice(0, 10);
-    const until = new Date(`${upTo}T00:00:00Z`);
-    until.setUTCDate(until.getUTCDate() + 1);
+    const until = await batchCutoff(trx, actor, body.upTo);
     const awards = await trx
       .selectFrom('awards')
       .where('entity_id', '=', actor.entityId)

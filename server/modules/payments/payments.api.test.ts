@@ -394,3 +394,31 @@ describe('checks, one tax id across payee records, and a payee on no case', () =
     expect((await t.db.selectFrom('awards').where('case_id', '=', late.caseId).select('payee_kind').executeTakeFirstOrThrow()).payee_kind).toBe('tenant');
   });
 });
+
+describe("the tenant's calendar", () => {
+  it("reads a batch's day and the report's year in the tenant's time zone (Bogotá), not UTC", async () => {
+    const zone = await t.db.selectFrom('projects').where('entity_id', '=', entityId).select('time_zone').execute();
+    expect(zone.map((z) => z.time_zone)).toContain('America/Bogota');
+
+    // Approved at 23:30 in Bogotá on 9 March (04:30 UTC on the 10th): a batch of what was approved up to the 9th takes it.
+    const late = await newCase();
+    await t.request({ method: 'PUT', url: `/api/cases/${late.caseId}/payee`, cookies: coordinator, payload: { kind: 'landlord', details: { ...LANDLORD, accountNumber: '31313131' } } });
+    expect((await accept(late.taskId, { award: award({ propertyAddress: '9 Night Owl Rd', arrearsMonths: ['2031-02'], utilities: 0 }) })).statusCode).toBe(200);
+    await t.db.updateTable('awards').set({ approved_at: new Date('2031-03-10T04:30:00Z') }).where('case_id', '=', late.caseId).execute();
+    const early = await t.request({ method: 'POST', url: '/api/payment-batches', cookies: coordinator, payload: { payDate: '2031-03-12', upTo: '2031-03-08' } });
+    const earlyIds = early.statusCode === 201 ? (await t.request({ method: 'GET', url: `/api/payment-batches/${early.json().id}`, cookies: coordinator })).json().payees.flatMap((p: { payments: Array<{ caseId: number }> }) => p.payments.map((x) => x.caseId)) : [];
+    expect(earlyIds).not.toContain(late.caseId);
+    const made = await t.request({ method: 'POST', url: '/api/payment-batches', cookies: coordinator, payload: { payDate: '2031-03-12', upTo: '2031-03-09' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const detail = (await t.request({ method: 'GET', url: `/api/payment-batches/${made.json().id}`, cookies: coordinator })).json();
+    expect(detail.payees.flatMap((p: { payments: Array<{ caseId: number }> }) => p.payments.map((x) => x.caseId))).toContain(late.caseId);
+
+    // Paid at 22:00 in Bogotá on 31 December 2030 (03:00 UTC on 1 January 2031): the 2030 report's.
+    const { id, amount } = await t.db.selectFrom('payments').where('entity_id', '=', entityId).where('case_id', '=', late.caseId).select(['id', 'amount']).executeTakeFirstOrThrow();
+    await t.db.updateTable('payments').set({ paid_at: new Date('2031-01-01T03:00:00Z') }).where('id', '=', id).execute();
+    const total = async (year: number) =>
+      (await t.request({ method: 'GET', url: `/api/reports/payees?year=${year}`, cookies: coordinator })).json<{ items: Array<{ total: number }> }>().items.reduce((sum, i) => sum + i.total, 0);
+    expect(await total(2030)).toBe(amount);
+    expect(await total(2031)).toBe(0);
+  });
+});

@@ -13,6 +13,7 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { containsPattern, paginate, type Page } from '../../lib/list.js';
 import type { Actor, Doer } from '../acl/policy.js';
+import { tenantTimeZone } from '../cases/filters.js';
 import { batchActions } from './policy.js';
 
 type Trx = Transaction<Database>;
@@ -293,6 +294,14 @@ export async function findBatch(db: Executor, actor: Actor, id: number) {
   return batchView(actor, b);
 }
 
+/** The midnight after `upTo` in the tenant's time zone (today there by default), whatever daylight saving does: a batch takes what was approved before it. */
+export async function batchCutoff(trx: Trx, actor: Actor, upTo: string | undefined): Promise<Date> {
+  const zone = tenantTimeZone(actor);
+  const { rows } = await sql<{ until: Date }>`
+    select ((coalesce(${upTo ?? null}::date, (now() at time zone ${zone})::date) + 1)::timestamp at time zone ${zone}) as until`.execute(trx);
+  return (rows[0] as { until: Date }).until;
+}
+
 /** The batch row, locked, in the doer's tenant; NOT_FOUND otherwise. */
 export async function lockBatch(trx: Trx, doer: Doer, id: number) {
   const b = await trx.selectFrom('payment_batches').where('entity_id', '=', doer.entityId).where('id', '=', id).selectAll().forUpdate().executeTakeFirst();
@@ -369,12 +378,13 @@ export async function nextBatchNumber(trx: Trx, entityId: number): Promise<numbe
 /**
  * A year's paid payments per payee and tax id: payee records sharing a tax
  * id (its digest) are one row under the latest record's name; a payee
- * without a tax id is a row of its own. The year is the tenant's calendar
- * year of `paid_at` in UTC.
+ * without a tax id is a row of its own. The year is the calendar year of
+ * `paid_at` in the tenant's time zone.
  */
 export async function payeeReport(db: Db, actor: Actor, year: number, threshold: number) {
-  const from = new Date(Date.UTC(year, 0, 1));
-  const to = new Date(Date.UTC(year + 1, 0, 1));
+  const zone = tenantTimeZone(actor);
+  const from = sql<Date>`make_date(${year}::int, 1, 1)::timestamp at time zone ${zone}`;
+  const to = sql<Date>`make_date(${year + 1}::int, 1, 1)::timestamp at time zone ${zone}`;
   const rows = await db
     .with('paid', (w) =>
       w
