@@ -68,8 +68,9 @@ export const casePartySchema = z.object({
   joinedAt: z.date().nullable(),
   submittedAt: z.date().nullable(),
   lastRemindedAt: z.date().nullable(),
-  /** Their form's frozen version and what they entered (a draft until submitted). */
+  /** Their form's frozen version, its definition (null: the role has no form) and what they entered (a draft until submitted). */
   formVersionId: z.number().nullable(),
+  form: z.unknown().nullable(),
   values: z.record(z.string(), z.unknown()),
   signature: partySignatureSchema.nullable(),
   /** The payee their payment details made (issue 23's payments). */

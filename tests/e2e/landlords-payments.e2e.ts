@@ -332,6 +332,9 @@ describe(`landlords and payments, as people do them (${lang})`, () => {
       await parties.getByRole('term').filter({ hasText: t.parties.panel.submitted }).waitFor();
       await parties.getByRole('button', { name: t.parties.panel.show }).click();
       await parties.getByText(PROPERTY.address).waitFor();
+      // Under the landlord form's own labels, not its field names.
+      await parties.getByText(demo.address, { exact: true }).first().waitFor();
+      expect(await parties.getByText('propertyAddress').count()).toBe(0);
 
       // The landlord verification waited for them; now it goes through, and Payment approval is opt.
       await acceptTasks(ctx.request, made.caseId, ['landlord']);

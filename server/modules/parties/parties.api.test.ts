@@ -292,7 +292,10 @@ describe("the party's side", () => {
 
     // Staff see what they gave and may read the W-9; the applicant may not.
     const list = await t.request({ method: 'GET', url: `/api/cases/${caseId}/parties`, cookies: staff });
-    expect(list.json<{ items: Array<Record<string, unknown>> }>().items[0]).toMatchObject({ state: 'submitted', actions: [], values: { propertyAddress: '12 Elm St, Unit 3' } });
+    const listed = list.json<{ items: Array<Record<string, unknown> & { form: { fields: Array<{ name: string; label: string }> } | null }> }>().items[0];
+    expect(listed).toMatchObject({ state: 'submitted', actions: [], values: { propertyAddress: '12 Elm St, Unit 3' } });
+    // With their role's form as frozen, so the panel shows its labels, not the field names.
+    expect(listed.form?.fields.map((f) => f.name)).toContain('propertyAddress');
     expect((await t.request({ method: 'GET', url: `/api/files/${w9.id}/link`, cookies: staff })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: `/api/files/${w9.id}/link`, cookies: landlord })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: `/api/files/${w9.id}/link`, cookies: applicant })).statusCode).toBe(404);

@@ -130,6 +130,11 @@ export async function casePartiesOf(db: Db, actor: Actor, caseId: number): Promi
     .select([...PARTY_COLUMNS, attestationDate, 'u.name as user_name', 'u.email as user_email'])
     .orderBy('cp.id')
     .execute();
+  // Their role's forms as frozen, in one statement: the panel shows what they entered under the form's own labels.
+  const versionIds = [...new Set(rows.flatMap((r) => (r.form_version_id === null ? [] : [r.form_version_id])))];
+  const forms = new Map(
+    (versionIds.length ? await db.selectFrom('form_versions').where('entity_id', '=', actor.entityId).where('id', 'in', versionIds).select(['id', 'definition']).execute() : []).map((f) => [f.id, f.definition]),
+  );
   return rows.map((r) => {
     const p = asRow(r);
     return {
@@ -149,6 +154,7 @@ export async function casePartiesOf(db: Db, actor: Actor, caseId: number): Promi
       submittedAt: p.submitted_at,
       lastRemindedAt: p.reminded_at,
       formVersionId: p.form_version_id,
+      form: p.form_version_id === null ? null : (forms.get(p.form_version_id) ?? null),
       values: p.data ?? {},
       signature: signatureOf(p),
       payeeId: p.payee_id,

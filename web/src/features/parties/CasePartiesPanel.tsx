@@ -14,7 +14,8 @@ import { useDialogs } from '../../components/feedback/FeedbackProvider.js';
 import { showToast } from '../../components/feedback/toastStore.js';
 import { FactsList, QueryState, Section } from '../../components/page/index.js';
 import { StateChip } from '../../components/StateChip.js';
-import { FileLinks } from '../tasks/DocumentDetail.js';
+import type { FormDefinition } from '../../../../core/forms/definition.js';
+import { DocumentDetail, FileLinks } from '../tasks/DocumentDetail.js';
 import { type CaseParty, useCaseParties, useResendInvitation } from './api.js';
 import { dayShown, roleTitle, STATE_TONE } from './labels.js';
 
@@ -105,7 +106,17 @@ function PartyItem({ caseId, party }: { caseId: number; party: CaseParty }) {
       {hasDetails && (
         <Collapse in={open} id={detailsId}>
           <Box sx={{ mt: 1, display: 'grid', gap: 1.5 }}>
-            {entered.length > 0 && <EnteredValues values={entered} />}
+            {entered.length > 0 &&
+              (party.form ? (
+                <Box>
+                  <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+                    {t('parties.panel.values')}
+                  </Typography>
+                  <DocumentDetail form={party.form as FormDefinition} data={party.values} />
+                </Box>
+              ) : (
+                <EnteredValues values={entered} />
+              ))}
             {party.signature && (
               <Box>
                 <Typography variant="subtitle2">{t('parties.panel.signature')}</Typography>
@@ -126,7 +137,7 @@ function PartyItem({ caseId, party }: { caseId: number; party: CaseParty }) {
   );
 }
 
-/** What a party entered, by field name (their role's form is not part of this answer): files as download links. */
+/** What a party entered without a form of their role (values kept from one removed since), by field name: files as download links. */
 function EnteredValues({ values }: { values: Array<[string, unknown]> }) {
   const { t } = useTranslation();
   const text = (v: unknown): string => {
