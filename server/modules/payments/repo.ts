@@ -351,7 +351,7 @@ export const paymentView = (r: BatchPaymentRow) => ({
 const payeeGroupKey = (r: BatchPaymentRow) =>
   r.tax_id_digest ? `tax:${r.tax_id_digest}|${r.method}|${r.routing_number ?? ''}|${r.account_last4 ?? ''}` : `payee:${r.payee_id}`;
 
-/** The batch and its payments, grouped by payee (see `payeeGroupKey`), each group's payments by case. */
+/** The batch and its payments, grouped by payee (see `payeeGroupKey`), each group's payments by application number. */
 export async function findBatchDetail(db: Executor, actor: Actor, id: number) {
   const batch = await findBatch(db, actor, id);
   const rows = await paymentsOfBatch(db, actor, id);
@@ -363,7 +363,7 @@ export async function findBatchDetail(db: Executor, actor: Actor, id: number) {
     g.total += r.amount;
     g.payments.push(paymentView(r));
   }
-  for (const g of groups.values()) g.payments.sort((a, b) => a.caseId - b.caseId || a.id - b.id);
+  for (const g of groups.values()) g.payments.sort((a, b) => (a.caseNumber ?? '').localeCompare(b.caseNumber ?? '') || a.id - b.id);
   return { ...batch, payees: [...groups.values()] };
 }
 

@@ -16,7 +16,14 @@ const KNOWN = new Set([
   'task_created', 'task_accepted', 'task_rejected', 'task_restarted', 'task_assigned', 'task_closed', 'task_unblocked', 'task_overdue',
   'comment_added', 'comment_edited', 'comment_deleted', 'document_accepted',
   'correction_requested', 'correction_resubmitted', 'correction_cancelled',
+  // Issue 23: parties, awards and payments.
+  'party_invited', 'party_reinvited', 'party_joined', 'party_reminded', 'party_submitted', 'party_expired', 'party_deadline_pay_tenant',
+  'award_set', 'payee_saved', 'bank_details_read', 'payment_batched', 'payment_made',
 ]);
+
+/** Whole cents as dollars, in the reader's language ("$1,234.56"). */
+const dollars = (cents: unknown, language: string) =>
+  typeof cents === 'number' ? new Intl.NumberFormat(language.startsWith('es') ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100) : '';
 
 /** The text of a comment kept in an event's detail (`body`, or `from`/`to` of an edit or delete). */
 function commentText(value: unknown): string {
@@ -113,6 +120,20 @@ function describe(event: HistoryEvent, fields: Map<string, FieldDef>, t: TFuncti
         what: t('caseView.history.actions.correction_cancelled'),
         more: typeof event.detail.because === 'string' ? t('caseView.history.correctionEnded') : undefined,
       };
+    case 'party_invited':
+    case 'party_reinvited':
+    case 'party_submitted':
+    case 'party_expired': {
+      const who = typeof event.detail.name === 'string' ? event.detail.name : '';
+      return { what: t(`caseView.history.actions.${event.action}`), more: who || undefined };
+    }
+    case 'award_set':
+      return { what: t('caseView.history.actions.award_set'), more: dollars(event.detail.total, language) || undefined };
+    case 'payment_batched':
+    case 'payment_made': {
+      const payee = typeof event.detail.payee === 'string' ? event.detail.payee : '';
+      return { what: t(`caseView.history.actions.${event.action}`, { batch: event.detail.batch }), more: [dollars(event.detail.amount, language), payee].filter(Boolean).join(' · ') || undefined };
+    }
     case 'participants_changed':
       return { what: t('caseView.history.actions.participants_changed', { count: Array.isArray(event.detail.userIds) ? event.detail.userIds.length : 0 }) };
     default:

@@ -18,6 +18,9 @@ const history: HistoryEvent[] = [
   { id: 4, action: 'task_created', type: 'task', userName: null, taskName: 'Intake review', detail: {}, at: '2026-11-21T14:00:00.000Z' },
   { id: 5, action: 'field_changed', type: 'field', userName: 'Carla Coordinator', taskName: null, detail: { field: 'payRent', from: 1200, to: 1300 }, at: '2026-11-21T16:30:00.000Z' },
   { id: 6, action: 'owner_changed', type: 'case', userName: 'Carla Coordinator', taskName: null, detail: { from: 5, to: 3, fromName: 'Ana Applicant', toName: 'Rafael Reviewer' }, at: '2026-11-21T16:40:00.000Z' },
+  { id: 7, action: 'party_invited', type: 'case', userName: 'Ana Applicant', taskName: null, detail: { party: 1, role: 'landlord', name: 'Lena Lessor' }, at: '2026-11-21T17:00:00.000Z' },
+  { id: 8, action: 'award_set', type: 'case', userName: 'Carla Coordinator', taskName: 'Payment approval', detail: { awardId: 2, total: 250000 }, at: '2026-11-22T15:00:00.000Z' },
+  { id: 9, action: 'payment_made', type: 'case', userName: 'Carla Coordinator', taskName: null, detail: { batchId: 4, batch: 3, amount: 250000, payee: 'Lena Lessor', method: 'ach' }, at: '2026-11-23T15:00:00.000Z' },
 ];
 
 /** Serves one case (changed by the actions as the server would), its history, tasks and similar cases. */
@@ -109,7 +112,7 @@ describe('/cases/:id', () => {
     serveCase(caseDetail());
     renderApp('/cases/42');
     const list = await screen.findByRole('list', { name: 'Events of the application, oldest first' });
-    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(6));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(9));
     const rows = within(list).getAllByRole('listitem').map((li) => li.textContent);
     expect(rows).toEqual([
       'Application startedFields: First name11/20/2026 09:00 · Ana Applicant',
@@ -118,6 +121,9 @@ describe('/cases/:id', () => {
       'Task Intake review created11/21/2026 09:00 · System',
       'Monthly rent changedFrom 1200 to 130011/21/2026 11:30 · Carla Coordinator',
       'Owner changedFrom Ana Applicant to Rafael Reviewer11/21/2026 11:40 · Carla Coordinator',
+      'Party invited by emailLena Lessor11/21/2026 12:00 · Ana Applicant',
+      'Award set$2,500.0011/22/2026 10:00 · Carla Coordinator',
+      'Payment made$2,500.00 · Lena Lessor11/23/2026 10:00 · Carla Coordinator',
     ]);
 
     await act(async () => {
@@ -125,6 +131,7 @@ describe('/cases/:id', () => {
       await i18n.changeLanguage('es');
     });
     expect(await within(list).findByText('Renta mensual cambió')).toBeInTheDocument();
+    expect(within(list).getByText('Parte invitada por correo')).toBeInTheDocument();
     expect(within(list).getByText('Campos: Apellidos, Renta mensual')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Historial' })).toBeInTheDocument();
   });
