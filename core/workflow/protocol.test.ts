@@ -26,6 +26,17 @@ const demo = {
 };
 
 describe('protocol definitions', () => {
+  it('lets one task set the award, and a task wait only for a party role the protocol invites, each role once', () => {
+    const parties = [{ role: 'landlord' }];
+    const withMoney = (tasks: ReturnType<typeof task>[], ps: unknown[] = parties) => ({ ...demo, tasks, parties: ps });
+    const tasks = demo.tasks.map((t) => (t.code === 'payment' ? { ...t, award: true } : t.code === 'landlord' ? { ...t, waitsForParty: 'landlord' } : t));
+    expect(problems(withMoney(tasks))).toEqual([]);
+    const twoAwards = tasks.map((t) => (t.code === 'closing' ? { ...t, award: true } : t));
+    expect(problems(withMoney(twoAwards))).toEqual(['tasks.closing.award:protocols.def.secondAward']);
+    expect(problems(withMoney(tasks, []))).toEqual(['tasks.landlord.waitsForParty:protocols.def.unknownPartyRole']);
+    expect(problems(withMoney(tasks, [{ role: 'landlord' }, { role: 'landlord' }]))).toEqual(['parties.1.role:protocols.def.duplicatePartyRole']);
+  });
+
   it('accepts a protocol with branches and reject-back paths, with defaults', () => {
     const def = parseProtocolDefinition(demo);
     expect(def.tasks[0]).toMatchObject({ join: 'any', expirationDays: null, formId: null });

@@ -188,6 +188,18 @@ export function parseProtocolDefinition(input: unknown): ProtocolDefinition {
   }
   for (const c of reachable) if (!canEnd.has(c)) problems.push({ path: `tasks.${c}`, reason: 'protocols.def.neverEnds' });
 
+  // Issue 23: one award per case, set by one task; a task waits only for a party the protocol invites, each role once.
+  const awardTasks = def.tasks.filter((t) => t.award);
+  for (const t of awardTasks.slice(1)) problems.push({ path: `tasks.${t.code}.award`, reason: 'protocols.def.secondAward', params: { code: awardTasks[0]?.code } });
+  const roles = new Set<string>();
+  def.parties.forEach((p, i) => {
+    if (roles.has(p.role)) problems.push({ path: `parties.${i}.role`, reason: 'protocols.def.duplicatePartyRole', params: { role: p.role } });
+    roles.add(p.role);
+  });
+  for (const t of def.tasks) {
+    if (t.waitsForParty && !roles.has(t.waitsForParty)) problems.push({ path: `tasks.${t.code}.waitsForParty`, reason: 'protocols.def.unknownPartyRole', params: { role: t.waitsForParty } });
+  }
+
   if (problems.length) throw new ProtocolDefinitionError(problems);
   return def;
 }

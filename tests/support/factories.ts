@@ -159,12 +159,12 @@ export async function makeTeamMember(db: Db, team: { id: number; entity_id: numb
 export async function makePublishedProtocol(
   db: Db,
   entityId: number,
-  options: { mainForm?: { id: number; versionId: number }; start?: string[]; tasks?: Array<Record<string, unknown>>; freezeTaskForms?: boolean } = {},
+  options: { mainForm?: { id: number; versionId: number }; start?: string[]; tasks?: Array<Record<string, unknown>>; parties?: Array<Record<string, unknown>>; freezeTaskForms?: boolean } = {},
 ) {
   const { parseProtocolDefinition } = await import('../../core/workflow/protocol.js');
   const u = unique();
   const mainForm = options.mainForm ?? (await makeForm(db, entityId));
-  const draft = { start: options.start ?? ['review'], tasks: options.tasks ?? [{ code: 'review', name: 'Review', responsible: { kind: 'owner' } }] };
+  const draft = { start: options.start ?? ['review'], tasks: options.tasks ?? [{ code: 'review', name: 'Review', responsible: { kind: 'owner' } }], parties: options.parties ?? [] };
   const parsed = parseProtocolDefinition(draft);
   const formIds = options.freezeTaskForms ? [...new Set(parsed.tasks.flatMap((t) => (t.formId === null ? [] : [t.formId])))] : [];
   const current = new Map<number, number>();

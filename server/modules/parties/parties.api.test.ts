@@ -110,6 +110,7 @@ beforeAll(async () => {
     mainForm,
     start: ['review'],
     tasks: [{ code: 'review', name: 'Review', responsible: { kind: 'user', userId: coordinatorId }, waitsForParty: 'landlord' }],
+    parties: [{ role: 'landlord' }],
   });
   // Publishing freezes each party role's form as it does the tasks' (protocols/commands.ts): as it would leave it.
   const version = await t.db.selectFrom('protocol_versions').where('id', '=', protocol.versionId).select('definition').executeTakeFirstOrThrow();

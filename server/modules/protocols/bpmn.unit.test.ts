@@ -18,6 +18,7 @@ const rental: ProtocolDefinition = parseProtocolDefinition({
   duplicateFields: ['documentType', 'documentNumber'],
   pendingColumns: { requireIncome: ['noincome_require_zipcode'], section8: 'housing_assistance', thirdParty: 'working_third_party' },
   awardCaps: { maxArrearsMonths: 12, maxAheadMonths: 3, maxMonthlyRent: 3_000_00, maxUtilities: 1_000_00, maxTotal: 25_000_00 },
+  parties: [{ role: 'landlord' }],
   tasks: [
     { code: 'intake', name: 'Revisión de ingreso', name_en: 'Intake review', formId: 1, responsible: { kind: 'team', teamId: 1 }, expirationDays: 2, onAccept: [{ to: 'documents' }], onReject: { notEligible: true } },
     { code: 'documents', name: 'Verificación de documentos', formId: 2, responsible: { kind: 'team', teamId: 2 }, expirationDays: 3, expirationUnit: 'business', onAccept: [{ to: 'eligibility' }, { to: 'landlord' }], onReject: { to: 'intake' } },
