@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
@@ -8,8 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import es from '../../web/src/i18n/es.json' with { type: 'json' };
-import { freePort, type ServerProcess, startServer } from '../support/server-process.js';
-import { type ReceivedMail, startSmtp } from '../support/smtp.js';
+import { type InstanceWithMail, startInstanceWithMail } from '../support/instance-with-mail.js';
 import { DEMO_PASSWORD, DESKTOP, launchBrowser, newContext, PHONE, unique } from './browser.js';
 
 /**
@@ -24,44 +22,25 @@ import { DEMO_PASSWORD, DESKTOP, launchBrowser, newContext, PHONE, unique } from
  * own product instance with a loopback SMTP server (as recovery.e2e.ts).
  */
 let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let server: ServerProcess;
-let dataDir: string;
+let app: InstanceWithMail;
 let base: string;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  dataDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'casebook-agency-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = startServer({ DATA_DIR: dataDir, PORT: String(port), SMTP_URL: smtp.url, PUBLIC_URL: base, DEMO_HISTORY: 'off' });
-  await server.waitFor(/is running at/, 120_000);
+  app = await startInstanceWithMail('agency', { DEMO_HISTORY: 'off' });
+  base = app.base;
   browser = await launchBrowser();
 }, 150_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.proc.kill('SIGTERM');
-    await server.exited;
-  }
-  await smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 const W9 = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/w9-sample.pdf'));
 const CONFIRM_LINK = /https?:\/\/\S+\/registro-entidad\/confirmar\/[A-Za-z0-9_-]+/;
 
 /** The confirmation link mailed to `to`. */
-async function confirmLinkFor(to: string, timeoutMs = 20_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const mail = smtp.mails.find((m: ReceivedMail) => m.to.includes(to) && CONFIRM_LINK.test(m.text));
-    if (mail) return (CONFIRM_LINK.exec(mail.text) as RegExpExecArray)[0];
-    if (Date.now() > end) throw new Error(`no confirmation link mailed to ${to} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const confirmLinkFor = (to: string) => app.linkFor(to, CONFIRM_LINK, 20_000);
 
 /** A small valid PNG: one colour, `width` x `height`, made here (signature, IHDR, IDAT, IEND). */
 function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {

@@ -1,13 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import es from '../../web/src/i18n/es.json' with { type: 'json' };
-import { freePort, type ServerProcess, startServer } from '../support/server-process.js';
-import { type ReceivedMail, startSmtp } from '../support/smtp.js';
+import { type InstanceWithMail, startInstanceWithMail } from '../support/instance-with-mail.js';
 import { DEMO_PASSWORD, DESKTOP, launchBrowser, newContext, PHONE, signIn, unique } from './browser.js';
 
 /**
@@ -29,45 +26,26 @@ import { DEMO_PASSWORD, DESKTOP, launchBrowser, newContext, PHONE, signIn, uniqu
  * server/modules/parties and server/modules/payments.
  */
 let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let server: ServerProcess;
-let dataDir: string;
+let app: InstanceWithMail;
 let base: string;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  dataDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'casebook-landlords-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = startServer({ DATA_DIR: dataDir, PORT: String(port), SMTP_URL: smtp.url, PUBLIC_URL: base, DEMO_HISTORY: 'off' });
-  await server.waitFor(/is running at/, 120_000);
+  app = await startInstanceWithMail('landlords', { DEMO_HISTORY: 'off' });
+  base = app.base;
   browser = await launchBrowser();
 }, 150_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.proc.kill('SIGTERM');
-    await server.exited;
-  }
-  await smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 // ---------------------------------------------------------------- helpers
 
 const INVITATION_LINK = /https?:\/\/\S+\/partes\/invitacion\/[A-Za-z0-9_-]{43}/;
 
-/** The first mail to `to` whose text matches `pattern`, as the loopback SMTP server received it. */
-async function mailFor(to: string, pattern: RegExp, timeoutMs = 30_000): Promise<ReceivedMail> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const mail = smtp.mails.find((m) => m.to.includes(to) && (pattern.test(m.text) || pattern.test(m.subject)));
-    if (mail) return mail;
-    if (Date.now() > end) throw new Error(`no mail to ${to} matching ${pattern} within ${timeoutMs} ms (got ${smtp.mails.map((m) => `${m.to}: ${m.subject}`).join('; ') || 'none'})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** The first mail to `to` whose text or subject matches `pattern`, as the loopback SMTP server received it. */
+const mailFor = (to: string, pattern: RegExp) => app.mailFor(to, pattern);
 
 /** A one-page PDF with a line of text, made here (the rent ledger, the W-9). */
 async function pdf(text: string): Promise<Buffer> {

@@ -1,10 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, startServer } from '../support/server-process.js';
-import { type ReceivedMail, startSmtp } from '../support/smtp.js';
+import { type InstanceWithMail, startInstanceWithMail } from '../support/instance-with-mail.js';
 import { launchBrowser, newContext } from './browser.js';
 
 /**
@@ -14,43 +10,24 @@ import { launchBrowser, newContext } from './browser.js';
  * works once. In English and in Spanish.
  */
 let browser: Browser;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let server: ServerProcess;
-let dataDir: string;
+let app: InstanceWithMail;
 let base: string;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  dataDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'casebook-recovery-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = startServer({ DATA_DIR: dataDir, PORT: String(port), SMTP_URL: smtp.url, PUBLIC_URL: base });
-  await server.waitFor(/is running at/, 120_000);
+  app = await startInstanceWithMail('recovery');
+  base = app.base;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (server) {
-    server.proc.kill('SIGTERM');
-    await server.exited;
-  }
-  await smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 const RESET_LINK = /https?:\/\/\S+\/change-password\/[A-Za-z0-9_-]+/;
 
 /** The reset link mailed to `to` (the demo data sends other mail too, such as task notifications). */
-async function resetLinkFor(to: string, timeoutMs = 20_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const mail = smtp.mails.find((m: ReceivedMail) => m.to.includes(to) && RESET_LINK.test(m.text));
-    if (mail) return (RESET_LINK.exec(mail.text) as RegExpExecArray)[0];
-    if (Date.now() > end) throw new Error(`no reset link mailed to ${to} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const resetLinkFor = (to: string) => app.linkFor(to, RESET_LINK, 20_000);
 
 async function signInWith(page: Page, email: string, password: string) {
   await page.goto(`${base}/login`);
@@ -134,7 +111,7 @@ describe('password recovery by email', () => {
     await page.getByRole('button', { name: texts.es.submit }).click();
     await page.getByText(texts.es.sent).waitFor();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(smtp.mails.some((m: ReceivedMail) => m.to.includes('nobody@nowhere.test'))).toBe(false);
+    expect(app.mails.some((m) => m.to.includes('nobody@nowhere.test'))).toBe(false);
     await ctx.close();
   });
 
