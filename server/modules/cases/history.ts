@@ -19,17 +19,26 @@ export interface CaseEvent {
 }
 
 export async function recordEvent(trx: Transaction<Database>, e: CaseEvent): Promise<void> {
-  await trx
-    .insertInto('case_events')
-    .values({
-      entity_id: e.entityId,
-      case_id: e.caseId,
-      task_id: e.taskId ?? null,
-      user_id: e.doer && !('system' in e.doer) ? e.doer.userId : null,
-      application_number: e.number,
-      action: e.action,
-      type: e.type,
-      detail: JSON.stringify(e.detail ?? {}),
-    })
-    .execute();
+  await recordEvents(trx, [e]);
+}
+
+/** Several events in as few statements as may be (a batch of payments: one per case), in their order. */
+export async function recordEvents(trx: Transaction<Database>, events: readonly CaseEvent[]): Promise<void> {
+  for (let i = 0; i < events.length; i += 1000) {
+    await trx
+      .insertInto('case_events')
+      .values(
+        events.slice(i, i + 1000).map((e) => ({
+          entity_id: e.entityId,
+          case_id: e.caseId,
+          task_id: e.taskId ?? null,
+          user_id: e.doer && !('system' in e.doer) ? e.doer.userId : null,
+          application_number: e.number,
+          action: e.action,
+          type: e.type,
+          detail: JSON.stringify(e.detail ?? {}),
+        })),
+      )
+      .execute();
+  }
 }

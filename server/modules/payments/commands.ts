@@ -13,7 +13,7 @@ import { AppError } from '../../errors.js';
 import { translate } from '../../i18n.js';
 import { tableBytes } from '../../lib/tableFile.js';
 import type { Actor, Doer } from '../acl/policy.js';
-import { recordEvent } from '../cases/history.js';
+import { recordEvent, recordEvents } from '../cases/history.js';
 import { type CaseRow, caseProtocolDefinition, lockCase } from '../cases/repo.js';
 import { queueMail } from '../mail/outbox.js';
 import { partyDeadlinePassed } from '../parties/waiting.js';
@@ -307,9 +307,10 @@ export async function createBatch(db: Db, actor: Actor, body: { payDate: string;
       await trx.updateTable('awards').set({ state: 'batched', payee_id: a.payee.id, version: sql`version + 1`, updated_at: new Date() }).where('entity_id', '=', actor.entityId).where('id', '=', a.id).execute();
     }
     const serials = new Map((await trx.selectFrom('cases').where('entity_id', '=', actor.entityId).where('id', 'in', chosen.map((a) => a.case_id)).select(['id', 'serial']).execute()).map((c) => [c.id, c.serial]));
-    for (const a of chosen) {
-      await recordEvent(trx, { entityId: actor.entityId, caseId: a.case_id, doer: actor, number: serials.get(a.case_id) ?? null, action: 'payment_batched', type: 'case', detail: { batchId: batch.id, batch: number, amount: a.total, payee: a.payee.name, method: a.payee.method } });
-    }
+    await recordEvents(
+      trx,
+      chosen.map((a) => ({ entityId: actor.entityId, caseId: a.case_id, doer: actor, number: serials.get(a.case_id) ?? null, action: 'payment_batched', type: 'case' as const, detail: { batchId: batch.id, batch: number, amount: a.total, payee: a.payee.name, method: a.payee.method } })),
+    );
     return findBatchDetail(trx, actor, batch.id);
   });
 }
@@ -403,9 +404,10 @@ export async function markBatchPaid(db: Db, env: PaymentsEnv, actor: Actor, id: 
     const awardIds = rows.map((r) => r.award_id);
     if (awardIds.length) await trx.updateTable('awards').set({ state: 'paid', paid_at: now, version: sql`version + 1`, updated_at: now }).where('entity_id', '=', actor.entityId).where('id', 'in', awardIds).execute();
     const day = b.pay_date instanceof Date ? b.pay_date.toISOString().slice(0, 10) : String(b.pay_date);
-    for (const r of rows) {
-      await recordEvent(trx, { entityId: actor.entityId, caseId: r.case_id, doer: actor, number: r.serial, action: 'payment_made', type: 'case', detail: { batchId: id, batch: b.number, amount: r.amount, payee: r.payee_name, method: r.method, payDate: day } });
-    }
+    await recordEvents(
+      trx,
+      rows.map((r) => ({ entityId: actor.entityId, caseId: r.case_id, doer: actor, number: r.serial, action: 'payment_made', type: 'case' as const, detail: { batchId: id, batch: b.number, amount: r.amount, payee: r.payee_name, method: r.method, payDate: day } })),
+    );
     // One message per payee with an email, in their language, listing what the batch paid them.
     const byPayee = new Map<number, typeof rows>();
     for (const r of rows) byPayee.set(r.payee_id, [...(byPayee.get(r.payee_id) ?? []), r]);
