@@ -146,6 +146,25 @@ const RENTAL_APPLICANT = {
 };
 
 /** Submits an application of the protocol through the API with the page's own session; answers its id and number. */
+/**
+ * Types the new project's title on /vainilla/registrar-proyecto and checks the
+ * address suggested from it. The page may render once more as its data
+ * settles right after the navigation; a title typed into the field it
+ * replaced is typed again (once).
+ */
+async function typeProjectTitle(page: Page, t: typeof en, title: string, uid: string) {
+  await page.getByRole('heading', { level: 1, name: t.gallery.register.title }).waitFor();
+  const titleBox = page.getByRole('textbox', { name: t.gallery.register.projectTitle });
+  const uidBox = page.getByRole('textbox', { name: t.gallery.register.uid });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await titleBox.fill(title);
+    const suggested = await expect.poll(() => uidBox.inputValue(), { timeout: 2_000 }).toBe(uid).then(() => true, () => false);
+    if (suggested) return;
+  }
+  expect(await titleBox.inputValue()).toBe(title);
+  expect(await uidBox.inputValue()).toBe(uid);
+}
+
 async function submitApplication(page: Page, protocolId: number): Promise<{ id: number; number: string }> {
   const post = async (url: string, data: object) => {
     const res = await page.request.post(`${base}${url}`, { data });
@@ -188,10 +207,8 @@ describe('agency onboarding', () => {
       await card.getByRole('heading', { name: 'Rental assistance' }).waitFor();
       await card.getByRole('link', { name: 'Use the application Rental assistance' }).click();
       await page.waitForURL((url) => url.pathname === '/vainilla/registrar-proyecto' && url.searchParams.get('app') === 'rental-assistance');
-      await page.getByRole('heading', { level: 1, name: en.gallery.register.title }).waitFor();
-      await page.getByRole('textbox', { name: en.gallery.register.projectTitle }).fill('Harbor rental relief');
       // The address is suggested from the title.
-      expect(await page.getByRole('textbox', { name: en.gallery.register.uid }).inputValue()).toBe('harbor-rental-relief');
+      await typeProjectTitle(page, en, 'Harbor rental relief', 'harbor-rental-relief');
       await page.getByRole('button', { name: en.gallery.register.review, exact: true }).click();
       const review = page.getByRole('region', { name: en.gallery.register.review, exact: true });
       await review.getByText(en.gallery.plan.created).first().waitFor();
@@ -383,7 +400,7 @@ describe('agency onboarding', () => {
     await page.goto('/vainilla-apps');
     await page.getByRole('article', { name: 'Asistencia para el alquiler' }).getByRole('link', { name: 'Usar la aplicación Asistencia para el alquiler' }).click();
     await page.waitForURL((url) => url.pathname === '/vainilla/registrar-proyecto');
-    await page.getByRole('textbox', { name: es.gallery.register.projectTitle }).fill('Alivio del alquiler');
+    await typeProjectTitle(page, es as typeof en, 'Alivio del alquiler', 'alivio-del-alquiler');
     await page.getByRole('button', { name: es.gallery.register.review, exact: true }).click();
     const review = page.getByRole('region', { name: es.gallery.register.review, exact: true });
     await review.getByText(es.gallery.plan.created).first().waitFor();
