@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, DESKTOP, launchBrowser, newContext, PHONE, signIn, signedInContext, unique } from './browser.js';
+import { baseUrl, DESKTOP, launchBrowser, literal, newContext, PHONE, signIn, signedInContext, unique } from './browser.js';
 
 /**
  * Ad-hoc tasks: a coordinator makes a task by hand on an open demo
@@ -23,7 +23,6 @@ async function getJson<T>(request: APIRequestContext, path: string): Promise<T> 
 
 const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const TEXTS = {
   en: {
@@ -104,7 +103,7 @@ describe('an ad-hoc task from /tareas/nuevo to the reviewer’s /pendings', () =
     const name = `${lang === 'en' ? 'Call the landlord' : 'Llamar al arrendador'} ${unique('')}`;
     const application = page.getByRole('combobox', { name: new RegExp(`^${text.application}`) });
     await application.fill(target.number);
-    await page.getByRole('option', { name: new RegExp(escape(target.number)) }).click();
+    await page.getByRole('option', { name: new RegExp(literal(target.number)) }).click();
     await page.getByRole('textbox', { name: new RegExp(`^${text.name}`) }).fill(name);
     const instructions = lang === 'en' ? 'Confirm the rent amount with the landlord.' : 'Confirme el valor del arriendo con el arrendador.';
     await page.getByRole('textbox', { name: text.instructions }).fill(instructions);

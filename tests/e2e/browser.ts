@@ -120,3 +120,6 @@ export async function settled(page: Page): Promise<void> {
     await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
   });
 }
+
+/** `text` as a regular expression matching it literally (its dots, parentheses and the like escaped). */
+export const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/src/i18n/en.json' with { type: 'json' };
 import es from '../../web/src/i18n/es.json' with { type: 'json' };
 import { type InstanceWithMail, startInstanceWithMail } from '../support/instance-with-mail.js';
-import { DEMO_PASSWORD, DESKTOP, launchBrowser, newContext, PHONE, signIn, unique } from './browser.js';
+import { DEMO_PASSWORD, DESKTOP, launchBrowser, literal, newContext, PHONE, signIn, unique } from './browser.js';
 
 /**
  * Issue 23's "Done when", as people do it. The applicant names a landlord in
@@ -139,7 +139,7 @@ const DEMO = {
 };
 
 /** A name that starts with `label` (its parentheses and dots taken literally). */
-const startsWith = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+const startsWith = (label: string) => new RegExp(`^${literal(label)}`);
 
 /** The "Step n of 4: name" heading of the application, in the page's language. */
 const step = (t: typeof en, n: number, name = '') => new RegExp(`^${t.forms.renderer.stepOf.replace('{{step}}', String(n)).replace('{{count}}', '4').replace('{{name}}', name)}`);

@@ -5,43 +5,13 @@ import { beforeEach, describe, expect, test, vi } from 'vitest';
 import type { ProtocolDefinition, TaskTemplate } from '../../../../core/workflow/protocol.js';
 import type { SessionInfo } from '../../../../core/auth.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
-import type { ProtocolDetail } from './api.js';
+import { protocolDetail, stubResizeObserver, task } from './testProtocol.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
 /** A task's email templates and escalation in the task dialog, and what Save sends. */
 
-const task = (code: string, name: string, over: Partial<TaskTemplate> = {}): TaskTemplate => ({
-  code,
-  name,
-  formId: null,
-  responsible: { kind: 'team', teamId: 1 },
-  expirationDays: 2,
-  join: 'any',
-  onAccept: [],
-  onReject: { notEligible: true },
-  ...over,
-});
-
-const detailWith = (tasks: TaskTemplate[]): ProtocolDetail => ({
-  id: 1,
-  code: 'small',
-  name: 'Small protocol',
-  nameEn: '',
-  description: '',
-  caseType: 'RADICACION_INTERNA',
-  public: false,
-  mainFormId: 1,
-  mainFormName: 'Application',
-  publishedVersion: 1,
-  tasks: tasks.length,
-  cases: 0,
-  publicUrl: '',
-  publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
-  definition: { start: ['intake'], tasks, duplicateFields: [], requiredDocumentsField: null, pendingColumns: { requireIncome: [], section8: null, thirdParty: null }, parties: [], awardCaps: null },
-  versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
-  changedSincePublished: false,
-});
+const detailWith = protocolDetail;
 
 const plainTasks = () => [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility')];
 
@@ -123,14 +93,7 @@ async function applyAndSave(dialog: HTMLElement) {
 }
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
 });
 
 describe('task dialog: messages and escalation', () => {

@@ -6,48 +6,11 @@ import type { TaskTemplate } from '../../../../core/workflow/protocol.js';
 import { setLanguage } from '../../i18n/index.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../test/utils.js';
 import type { ProtocolDetail } from './api.js';
+import { protocolDetail, stubResizeObserver, task } from './testProtocol.js';
 
 vi.mock('../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
-const task = (code: string, name: string, over: Partial<TaskTemplate> = {}): TaskTemplate => ({
-  code,
-  name,
-  formId: null,
-  responsible: { kind: 'team', teamId: 1 },
-  expirationDays: 2,
-  join: 'any',
-  onAccept: [],
-  onReject: { notEligible: true },
-  ...over,
-});
-
-const detail: ProtocolDetail = {
-  id: 1,
-  code: 'small',
-  name: 'Small protocol',
-  nameEn: '',
-  description: '',
-  caseType: 'RADICACION_INTERNA',
-  public: false,
-  mainFormId: 1,
-  mainFormName: 'Application',
-  publishedVersion: 1,
-  tasks: 2,
-  cases: 0,
-  publicUrl: '',
-  publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
-  definition: {
-    start: ['intake'],
-    parties: [],
-    awardCaps: null,
-    tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })],
-    duplicateFields: [],
-    requiredDocumentsField: null,
-    pendingColumns: { requireIncome: [], section8: null, thirdParty: null },
-  },
-  versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
-  changedSincePublished: false,
-};
+const detail = protocolDetail([task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })]);
 
 function serve(protocol: ProtocolDetail = detail, saved?: () => Response) {
   return mockFetch((url, init) => {
@@ -70,15 +33,7 @@ function serve(protocol: ProtocolDetail = detail, saved?: () => Response) {
 }
 
 beforeEach(() => {
-  // React Flow measures its box; jsdom has no layout.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
 });
 
 describe('/protocolos/:id', () => {

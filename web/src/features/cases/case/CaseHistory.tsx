@@ -8,6 +8,7 @@ import { useSession } from '../../../app/session/session.js';
 import { QueryState } from '../../../components/page/index.js';
 import { isFileRef, labelOf, optionText } from '../../tasks/fieldText.js';
 import { type HistoryEvent, useCaseHistory } from '../api.js';
+import { formatMoney } from '../../payments/format.js';
 
 /** Actions the history names; any other shows as the server wrote it. */
 const KNOWN = new Set([
@@ -21,9 +22,8 @@ const KNOWN = new Set([
   'award_set', 'payee_saved', 'bank_details_read', 'payment_batched', 'payment_made',
 ]);
 
-/** Whole cents as dollars, in the reader's language ("$1,234.56"). */
-const dollars = (cents: unknown, language: string) =>
-  typeof cents === 'number' ? new Intl.NumberFormat(language.startsWith('es') ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(cents / 100) : '';
+/** An event's amount (whole cents) as the payments pages show it; '' when it has none. */
+const dollars = (cents: unknown, language: string) => (typeof cents === 'number' ? formatMoney(cents, language) : '');
 
 /** The text of a comment kept in an event's detail (`body`, or `from`/`to` of an edit or delete). */
 function commentText(value: unknown): string {

@@ -2,10 +2,10 @@
 import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import type { TaskTemplate } from '../../../../../core/workflow/protocol.js';
 import { saveBlob } from '../../../lib/api.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../../test/utils.js';
 import type { ProtocolDetail } from '../api.js';
+import { protocolDetail, stubResizeObserver, task } from '../testProtocol.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 vi.mock(import('../../../lib/api.js'), async (original) => ({ ...(await original()), saveBlob: vi.fn() }));
@@ -31,45 +31,7 @@ vi.mock('bpmn-js/lib/NavigatedViewer.js', () => ({
   },
 }));
 
-const task = (code: string, name: string, over: Partial<TaskTemplate> = {}): TaskTemplate => ({
-  code,
-  name,
-  formId: null,
-  responsible: { kind: 'team', teamId: 1 },
-  expirationDays: 2,
-  join: 'any',
-  onAccept: [],
-  onReject: { notEligible: true },
-  ...over,
-});
-
-const detail: ProtocolDetail = {
-  id: 1,
-  code: 'small',
-  name: 'Small protocol',
-  nameEn: '',
-  description: '',
-  caseType: 'RADICACION_INTERNA',
-  public: false,
-  mainFormId: 1,
-  mainFormName: 'Application',
-  publishedVersion: 1,
-  tasks: 2,
-  cases: 0,
-  publicUrl: '',
-  publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
-  definition: {
-    start: ['intake'],
-    parties: [],
-    awardCaps: null,
-    tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })],
-    duplicateFields: [],
-    requiredDocumentsField: null,
-    pendingColumns: { requireIncome: [], section8: null, thirdParty: null },
-  },
-  versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
-  changedSincePublished: false,
-};
+const detail = protocolDetail([task('intake', 'Intake review', { onAccept: [{ to: 'eligibility' }] }), task('eligibility', 'Eligibility', { onReject: { to: 'intake' } })]);
 
 /** The draft after the Camunda file was taken without its timers. */
 const imported = {
@@ -134,15 +96,7 @@ beforeEach(() => {
   viewer.created.length = 0;
   viewer.imported.length = 0;
   vi.mocked(saveBlob).mockClear();
-  // React Flow measures its box; jsdom has no layout.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
 });
 
 describe('a protocol in BPMN 2.0', () => {

@@ -2,53 +2,15 @@
 import '@testing-library/jest-dom/vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import type { ProtocolDefinition, TaskTemplate } from '../../../../../core/workflow/protocol.js';
+import type { ProtocolDefinition } from '../../../../../core/workflow/protocol.js';
 import { jsonResponse, mockFetch, renderApp, sessionFixture, setScreenWidth, settingsFixture } from '../../../test/utils.js';
-import type { ProtocolDetail } from '../api.js';
+import { protocolDetail, stubResizeObserver, task } from '../testProtocol.js';
 
 vi.mock('../../../lib/browser.js', () => ({ reloadPage: vi.fn(), goTo: vi.fn() }));
 
 /** The parties and award caps of a protocol (issue 23), and the task dialog's award and party: what Save sends. */
 
-const task = (code: string, name: string, over: Partial<TaskTemplate> = {}): TaskTemplate => ({
-  code,
-  name,
-  formId: null,
-  responsible: { kind: 'team', teamId: 1 },
-  expirationDays: 2,
-  join: 'any',
-  onAccept: [],
-  onReject: { notEligible: true },
-  ...over,
-});
-
-const detail: ProtocolDetail = {
-  id: 1,
-  code: 'small',
-  name: 'Small protocol',
-  nameEn: '',
-  description: '',
-  caseType: 'RADICACION_INTERNA',
-  public: false,
-  mainFormId: 1,
-  mainFormName: 'Application',
-  publishedVersion: 1,
-  tasks: 2,
-  cases: 0,
-  publicUrl: '',
-  publicPage: { titleEn: '', titleEs: '', descriptionEn: '', descriptionEs: '', eligibilityEn: '', eligibilityEs: '' },
-  definition: {
-    start: ['intake'],
-    tasks: [task('intake', 'Intake review', { onAccept: [{ to: 'approval' }] }), task('approval', 'Approval')],
-    duplicateFields: [],
-    requiredDocumentsField: null,
-    pendingColumns: { requireIncome: [], section8: null, thirdParty: null },
-    parties: [],
-    awardCaps: null,
-  },
-  versions: [{ version: 1, publishedAt: '2026-11-21T07:31:20.000Z', publishedBy: 'Carla Coordinator' }],
-  changedSincePublished: false,
-};
+const detail = protocolDetail([task('intake', 'Intake review', { onAccept: [{ to: 'approval' }] }), task('approval', 'Approval')]);
 
 function serve() {
   return mockFetch((url, init) => {
@@ -79,15 +41,7 @@ async function choose(container: HTMLElement, label: string | RegExp, option: st
 }
 
 beforeEach(() => {
-  // React Flow measures its box; jsdom has no layout.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
 });
 
 describe('protocol editor: parties and awards', () => {
